@@ -1,0 +1,100 @@
+"""CUDA compute capabilities → MUSA architectures, from the ``arch`` entries of the mapping database.
+
+Each ``arch`` entry maps one ``sm_XY`` to the MUSA architecture of its tier (``sm_86`` → ``mp_22``).
+A MUSA architecture stands for the *lowest* CUDA architecture of its tier (mp_22 is treated as
+sm_80), so an architecture guard keeps its meaning: ``__CUDA_ARCH__ >= 800`` holds on a MUSA
+architecture exactly when its tier's lowest CUDA value is at least 800. ``__MUSA_ARCH__`` is the
+``mp_`` number times ten (mp_22 → 220).
+
+    >>> table = get_arch_table()
+    >>> table.musa_for_sm(86)
+    'mp_22'
+    >>> table.translate_comparison(">=", 890)
+    Comparison(operator='>=', value=310, exact=True)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from .mapping import Kind, MappingDB, load_db
+
+__all__ = ["ArchTable", "Comparison", "get_arch_table", "guard_value", "sm_number"]
+
+_SM = re.compile(r"(?:sm|compute)_(\d+)[af]?")
+
+
+def sm_number(name: str) -> int:
+    """``sm_86`` / ``compute_90a`` → 86 / 90."""
+    match = _SM.fullmatch(name)
+    if not match:
+        msg = f"not a CUDA architecture name: {name!r}"
+        raise ValueError(msg)
+    return int(match.group(1))
+
+
+def guard_value(musa_arch: str) -> int:
+    """``mp_22`` → 220, the value of ``__MUSA_ARCH__``."""
+    return int(musa_arch.removeprefix("mp_")) * 10
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A translated ``__MUSA_ARCH__ <operator> <value>``; ``exact`` is False where no MUSA value fits."""
+
+    operator: str
+    value: int
+    exact: bool
+
+
+@dataclass(frozen=True)
+class ArchTable:
+    by_sm: dict[int, str]
+
+    @functools.cached_property
+    def tiers(self) -> tuple[tuple[int, int], ...]:
+        """(lowest ``__CUDA_ARCH__`` of the tier, ``__MUSA_ARCH__``), ascending."""
+        lowest: dict[str, int] = {}
+        for sm, musa in self.by_sm.items():
+            lowest[musa] = min(lowest.get(musa, sm), sm)
+        return tuple(sorted((sm * 10, guard_value(musa)) for musa, sm in lowest.items()))
+
+    @property
+    def musa_arches(self) -> tuple[str, ...]:
+        return tuple(f"mp_{value // 10}" for _, value in self.tiers)
+
+    def musa_for_sm(self, sm: int) -> str:
+        """The MUSA architecture for ``sm_<sm>``: its tier, or the nearest lower one."""
+        known = [s for s in self.by_sm if s <= sm]
+        return self.by_sm[max(known)] if known else self.by_sm[min(self.by_sm)]
+
+    def _at_least(self, cuda_value: int) -> int | None:
+        """The lowest ``__MUSA_ARCH__`` whose tier is at least ``cuda_value``."""
+        return next((musa for cuda, musa in self.tiers if cuda >= cuda_value), None)
+
+    def translate_comparison(self, operator: str, cuda_value: int) -> Comparison:
+        """Translate ``__CUDA_ARCH__ <operator> <cuda_value>`` (``>`` becomes ``>=``, ``<=`` becomes ``<``)."""
+        if operator in (">", "<="):
+            cuda_value += 1
+            operator = ">=" if operator == ">" else "<"
+        if operator in (">=", "<"):
+            musa = self._at_least(cuda_value)
+            if musa is None:
+                return Comparison(operator, self.tiers[-1][1] + 1, exact=False)
+            return Comparison(operator, musa, exact=True)
+        if operator in ("==", "!="):
+            musa = next((m for c, m in self.tiers if c == cuda_value), None)
+            return Comparison(operator, musa if musa is not None else 0, exact=musa is not None)
+        msg = f"not a comparison operator: {operator!r}"
+        raise ValueError(msg)
+
+
+def build_arch_table(db: MappingDB) -> ArchTable:
+    return ArchTable({sm_number(e.cuda): e.musa for e in db.of_kind(Kind.ARCH)})
+
+
+@functools.cache
+def get_arch_table() -> ArchTable:
+    return build_arch_table(load_db())

@@ -1,0 +1,166 @@
+"""libclang's raw lexer over whole files, with no parse.
+
+libclang tokenizes only inside a translation unit, and parsing a file without its headers can take
+seconds (each undeclared name is an error). So the bytes are wrapped in a nest of ``#if 1 / #else``
+blocks: the preprocessor skips them cheaply, and ``clang_tokenize`` then lexes the raw buffer, which
+it does the same whether the code was skipped or not. A stray ``#else`` or ``#endif`` in the input
+cannot reopen the nest (each level is already in its ``#else``).
+
+Several files can be lexed in one call (:func:`lex_many`): they are joined into one buffer, and a
+file whose last token runs into the next file (an unterminated comment or raw string) is lexed again
+on its own.
+
+Tokens are kept as three parallel lists read straight from libclang's token array, so the cost per
+token is a few machine words, not a Python object.
+"""
+
+from __future__ import annotations
+
+import bisect
+import ctypes
+import enum
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["TokenKind", "Tokens", "lex", "lex_many"]
+
+_NEST = 16
+_PREFIX = b"#if 1\n#else\n" * _NEST
+_SUFFIX = b"\n" + b"#endif\n" * _NEST
+_VIRTUAL_PATH = "/__torchada__/lex.cpp"
+_ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
+_BATCH_BYTES = 4 << 20
+_SENTINEL = b"__torchada_lexer_file_boundary__"
+_SEPARATOR = b"\n" + _SENTINEL + b"\n"
+
+
+class _CXToken(ctypes.Structure):
+    _fields_ = [("int_data", ctypes.c_uint32 * 4), ("ptr_data", ctypes.c_void_p)]
+
+
+# A CXToken is read as 32-bit words: [kind, location, length, 0, pointer...].
+_WORDS_PER_TOKEN = ctypes.sizeof(_CXToken) // 4
+
+
+class TokenKind(enum.IntEnum):
+    """libclang's ``CXTokenKind``."""
+
+    PUNCTUATION = 0
+    KEYWORD = 1
+    IDENTIFIER = 2
+    LITERAL = 3
+    COMMENT = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens of one file: kind, start byte offset and byte length of each, in order."""
+
+    kinds: list[int]
+    starts: list[int]
+    lengths: list[int]
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def at(self, offset: int) -> int | None:
+        """The index of the token that starts exactly at ``offset``, if any."""
+        i = bisect.bisect_left(self.starts, offset)
+        if i < len(self.starts) and self.starts[i] == offset:
+            return i
+        return None
+
+    def end(self, i: int) -> int:
+        return self.starts[i] + self.lengths[i]
+
+
+@functools.cache
+def _libclang() -> tuple[Any, Any]:
+    import clang.cindex as cindex
+
+    return cindex, cindex.Index.create()
+
+
+def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
+    """Lex ``buffer``; return the kinds, byte offsets and byte lengths of its tokens."""
+    cindex, index = _libclang()
+    wrapped = _PREFIX + buffer + _SUFFIX
+    tu = cindex.TranslationUnit.from_source(
+        _VIRTUAL_PATH, args=_ARGS, unsaved_files=[(_VIRTUAL_PATH, wrapped)], options=0, index=index
+    )
+    file = cindex.File.from_name(tu, _VIRTUAL_PATH)
+    first = cindex.SourceLocation.from_offset(tu, file, len(_PREFIX))
+    last = cindex.SourceLocation.from_offset(tu, file, len(_PREFIX) + len(buffer))
+    tokens = ctypes.POINTER(cindex.Token)()
+    count = ctypes.c_uint()
+    cindex.conf.lib.clang_tokenize(
+        tu, cindex.SourceRange.from_locations(first, last), ctypes.byref(tokens), ctypes.byref(count)
+    )
+    if not count.value:
+        return [], [], []
+    try:
+        words = (ctypes.c_uint32 * (count.value * _WORDS_PER_TOKEN)).from_address(
+            ctypes.addressof(tokens.contents)
+        )
+        view = memoryview(words).cast("B").cast("I")
+        kinds = view[0::_WORDS_PER_TOKEN].tolist()
+        raw = view[1::_WORDS_PER_TOKEN].tolist()
+        lengths = view[2::_WORDS_PER_TOKEN].tolist()
+    finally:
+        cindex.conf.lib.clang_disposeTokens(tu, tokens, count)
+    # A token's location is the raw encoding of the file's start plus the token's offset.
+    origin = first.int_data
+    starts = [r - origin for r in raw]
+    # libclang also returns the token that begins at the end of the range (the suffix's '#').
+    stop = bisect.bisect_left(starts, len(buffer))
+    return kinds[:stop], starts[:stop], lengths[:stop]
+
+
+def lex(data: bytes) -> Tokens:
+    """Lex one file's bytes."""
+    return Tokens(*_lex_buffer(data))
+
+
+def lex_many(files: Sequence[bytes]) -> list[Tokens]:
+    """Lex several files, joining small ones into one libclang call."""
+    results: list[Tokens | None] = [None] * len(files)
+    batch: list[int] = []
+    size = 0
+    for i, data in enumerate(files):
+        if batch and size + len(data) > _BATCH_BYTES:
+            _lex_batch(files, batch, results)
+            batch, size = [], 0
+        batch.append(i)
+        size += len(data) + 1
+    if batch:
+        _lex_batch(files, batch, results)
+    return [r if r is not None else lex(files[i]) for i, r in enumerate(results)]
+
+
+def _lex_batch(files: Sequence[bytes], batch: list[int], results: list[Tokens | None]) -> None:
+    """Lex the files ``batch`` names as one buffer, a sentinel line between files.
+
+    The sentinel lexes as its own token only when the lexer is in a clean state there. Where it is
+    missing, the file before it ended inside a comment, a string or a line splice, and the state leaked
+    into the next file: both are left out of ``results`` for the caller to lex alone.
+    """
+    kinds, starts, lengths = _lex_buffer(_SEPARATOR.join(files[i] for i in batch))
+    bounds = []
+    offset = 0
+    for i in batch:
+        bounds.append(offset)
+        offset += len(files[i]) + len(_SEPARATOR)
+    spoiled: set[int] = set()
+    for position, start in enumerate(bounds[1:]):
+        sentinel = bisect.bisect_left(starts, start - len(_SENTINEL) - 1)
+        if sentinel == len(starts) or starts[sentinel] != start - len(_SENTINEL) - 1:
+            spoiled.update((position, position + 1))
+    for position, i in enumerate(batch):
+        if position in spoiled:
+            continue
+        base = bounds[position]
+        lo = bisect.bisect_left(starts, base)
+        hi = bisect.bisect_left(starts, base + len(files[i]))
+        results[i] = Tokens(kinds[lo:hi], [s - base for s in starts[lo:hi]], lengths[lo:hi])

@@ -1,0 +1,201 @@
+"""The mapping database: one record per CUDA name, loaded once from ``data/*.tsv``.
+
+Each ``data/<library>.tsv`` file holds the entries of one library family. Columns:
+
+``cuda``
+    The CUDA spelling. Its form depends on the kind: an identifier (``cudaMalloc``), a qualified name
+    (``at::cuda``, ``DeviceType::CUDA``: matched as a token sequence), a member (``.is_cuda``: matched only
+    after ``.`` or ``->``), a header path (``cuda_runtime.h``), a library name without ``lib`` and suffix
+    (``cudart``), an architecture (``sm_80``) or a dispatch key (``CUDA``).
+``musa``
+    The MUSA spelling, in the same form; empty when there is none.
+``kind``
+    One of :class:`Kind`.
+``status``
+    One of :class:`Status`.
+``evidence``
+    ``inventory`` when the MUSA name is a row of ``data/inventory/musa_api_inventory.tsv``; otherwise a
+    citation (``owner/repo:path``, a URL, or a reference note and section) for the MUSA name, or for the
+    absence of one.
+``note``
+    Free text: what a human must do for ``manual`` entries, why an entry is ``unsupported``.
+
+Example::
+
+    >>> db = load_db()
+    >>> db.identifier("cudaMalloc").musa
+    'musaMalloc'
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "DATA_DIR",
+    "Entry",
+    "Kind",
+    "MappingDB",
+    "MappingError",
+    "Status",
+    "load_db",
+]
+
+DATA_DIR = Path(__file__).parent / "data"
+COLUMNS = ("cuda", "musa", "kind", "status", "evidence", "note")
+
+
+class MappingError(ValueError):
+    """A data file breaks the schema (a bad column, a duplicate key)."""
+
+
+class Kind(enum.Enum):
+    FUNCTION = "function"
+    TYPE = "type"
+    ENUM = "enum"
+    ENUMERATOR = "enumerator"
+    MACRO = "macro"
+    NAMESPACE = "namespace"
+    HEADER = "header"
+    LIBRARY = "library"
+    FILE = "file"
+    ARCH = "arch"
+    DISPATCH_KEY = "dispatch_key"
+
+    @property
+    def is_identifier(self) -> bool:
+        """Whether entries of this kind are spelled in source code as identifiers."""
+        return self in _IDENTIFIER_KINDS
+
+
+_IDENTIFIER_KINDS = frozenset(
+    {Kind.FUNCTION, Kind.TYPE, Kind.ENUM, Kind.ENUMERATOR, Kind.MACRO, Kind.NAMESPACE}
+)
+
+
+class Status(enum.Enum):
+    SUPPORTED = "supported"
+    """MUSA has a counterpart; the translator renames to it."""
+    UNSUPPORTED = "unsupported"
+    """MUSA has none; the translator leaves the name and reports it."""
+    MANUAL = "manual"
+    """A human must port it; the translator renames when a MUSA name is given, and reports the note."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    cuda: str
+    musa: str
+    kind: Kind
+    library: str
+    status: Status
+    evidence: str
+    note: str
+
+    @property
+    def renames(self) -> bool:
+        """Whether translation changes the CUDA spelling."""
+        return bool(self.musa) and self.musa != self.cuda and self.status is not Status.UNSUPPORTED
+
+
+@dataclass(frozen=True)
+class MappingDB:
+    entries: tuple[Entry, ...]
+    version: str
+
+    @functools.cached_property
+    def _identifiers(self) -> dict[str, Entry]:
+        return {e.cuda: e for e in self.entries if e.kind.is_identifier}
+
+    @functools.cached_property
+    def _headers(self) -> dict[str, Entry]:
+        return {e.cuda: e for e in self.entries if e.kind is Kind.HEADER}
+
+    @functools.cached_property
+    def _libraries(self) -> dict[str, Entry]:
+        return {e.cuda: e for e in self.entries if e.kind is Kind.LIBRARY}
+
+    @functools.cached_property
+    def _dispatch_keys(self) -> dict[str, Entry]:
+        return {e.cuda: e for e in self.entries if e.kind is Kind.DISPATCH_KEY}
+
+    def identifier(self, name: str) -> Entry | None:
+        """The entry for a source identifier, qualified name (``at::cuda``) or member (``.is_cuda``)."""
+        return self._identifiers.get(name)
+
+    def header(self, path: str) -> Entry | None:
+        return self._headers.get(path)
+
+    def library(self, name: str) -> Entry | None:
+        """The entry for a library name as ``-l`` spells it (``cudart``)."""
+        return self._libraries.get(name)
+
+    def dispatch_key(self, name: str) -> Entry | None:
+        return self._dispatch_keys.get(name)
+
+    def of_kind(self, kind: Kind) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.kind is kind)
+
+
+def _key(entry: Entry) -> tuple[str, str]:
+    group = "identifier" if entry.kind.is_identifier else entry.kind.value
+    return group, entry.cuda
+
+
+def read_entries(path: Path) -> list[Entry]:
+    """Read one data file, checking its header and each row's columns."""
+    library = path.stem
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    if not rows or tuple(rows[0]) != COLUMNS:
+        msg = f"{path.name}: the first row must be the tab-separated header {' '.join(COLUMNS)}"
+        raise MappingError(msg)
+    entries = []
+    for number, row in enumerate(rows[1:], start=2):
+        if len(row) != len(COLUMNS):
+            msg = f"{path.name}:{number}: expected {len(COLUMNS)} tab-separated columns, got {len(row)}"
+            raise MappingError(msg)
+        cuda, musa, kind, status, evidence, note = row
+        try:
+            entries.append(Entry(cuda, musa, Kind(kind), library, Status(status), evidence, note))
+        except ValueError as error:
+            msg = f"{path.name}:{number}: {error}"
+            raise MappingError(msg) from None
+    return entries
+
+
+def data_files(data_dir: Path = DATA_DIR) -> list[Path]:
+    return sorted(data_dir.glob("*.tsv"))
+
+
+def compute_version(data_dir: Path = DATA_DIR) -> str:
+    """The content hash of the data files: the database version used in cache keys."""
+    digest = hashlib.sha256()
+    for path in data_files(data_dir):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def build_db(data_dir: Path = DATA_DIR) -> MappingDB:
+    """Load every data file; a key defined twice is an error, never a silent overwrite."""
+    seen: dict[tuple[str, str], Entry] = {}
+    for path in data_files(data_dir):
+        for entry in read_entries(path):
+            key = _key(entry)
+            if key in seen:
+                first = seen[key]
+                msg = f"{entry.cuda!r} is defined twice: in {first.library}.tsv and {entry.library}.tsv"
+                raise MappingError(msg)
+            seen[key] = entry
+    return MappingDB(tuple(seen.values()), compute_version(data_dir))
+
+
+@functools.cache
+def load_db() -> MappingDB:
+    """The database, loaded once per process."""
+    return build_db()

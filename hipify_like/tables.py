@@ -1,0 +1,143 @@
+"""The translator's lookup tables, derived from the mapping database.
+
+The translator finds candidate spans with one regular expression and lexes a file only when it has
+one. The expression matches whole words that can matter:
+
+* every CUDA identifier the database renames or reports (a trie of the names, the way PyTorch's
+  hipify builds its pattern, so a word is matched in one pass);
+* the last word of each qualified (``at::cuda``) and member (``.is_cuda``) entry, and dispatch keys;
+* the words the engine's own rules look at (``include``, ``__CUDA_ARCH__``, ``asm``, the warp
+  intrinsics, ``WARP_SIZE``-like names);
+* CUDA-looking prefixes (``cudaX``, ``cuX``, ``cublasX`` …) so that names the database does not know
+  are reported rather than passed over in silence.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .arch import ArchTable, build_arch_table
+from .mapping import Entry, Kind, MappingDB, Status, load_db
+
+__all__ = [
+    "ASM_KEYWORDS",
+    "INCLUDE_WORDS",
+    "Tables",
+    "WARP_INTRINSICS",
+    "get_tables",
+    "trie_pattern",
+]
+
+INCLUDE_WORDS = frozenset({"include", "include_next"})
+ARCH_MACRO = "__CUDA_ARCH__"
+ASM_KEYWORDS = frozenset({"asm", "__asm__", "__asm"})
+WARP_INTRINSICS = frozenset(
+    {
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__uni_sync",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__activemask",
+        "__syncwarp",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    }
+)
+_ENGINE_WORDS = INCLUDE_WORDS | ASM_KEYWORDS | WARP_INTRINSICS | {ARCH_MACRO}
+
+# Names that look like CUDA API but that the database may not know (reported as TA1004).
+UNKNOWN_PATTERN = (
+    rb"(?:cuda[A-Z]|cu[A-Z][a-z]|CU[a-z]|CU_[A-Z]|CUDA_(?:R|C|ERROR)_|cublas|CUBLAS_|curand|CURAND_"
+    rb"|nccl[A-Z]|NCCL_|cusparse|CUSPARSE_|cusolver|CUSOLVER_|cufft|CUFFT_|cudnn|CUDNN_|__nv_)\w*"
+)
+WARP_SIZE_PATTERN = rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*"
+
+
+def trie_pattern(words: set[str]) -> bytes:
+    """A regular expression matching exactly ``words``, factored as a trie."""
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        ends = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return "(?:" + body + ")?"
+        return body
+
+    return emit(trie).encode()
+
+
+@dataclass(frozen=True)
+class Tables:
+    db: MappingDB
+    arch: ArchTable
+    trigger: re.Pattern[bytes]
+    qualified: dict[str, tuple[tuple[tuple[str, ...], Entry], ...]]
+    """Qualified entries by their last component, longest qualifier first."""
+    members: dict[str, Entry]
+    """Member entries (``.is_cuda``) by member name."""
+    unknown: re.Pattern[bytes]
+    """CUDA-looking names, reported when the database does not know them."""
+
+
+def _matters(entry: Entry) -> bool:
+    return entry.renames or entry.status is not Status.SUPPORTED
+
+
+def build_tables(db: MappingDB) -> Tables:
+    words: set[str] = set(_ENGINE_WORDS)
+    qualified: dict[str, list[tuple[tuple[str, ...], Entry]]] = defaultdict(list)
+    members: dict[str, Entry] = {}
+    for entry in db.entries:
+        if entry.kind is Kind.DISPATCH_KEY:
+            words.add(entry.cuda)
+        if not entry.kind.is_identifier or not _matters(entry):
+            continue
+        if entry.cuda.startswith("."):
+            members[entry.cuda[1:]] = entry
+            words.add(entry.cuda[1:])
+        elif "::" in entry.cuda:
+            parts = tuple(entry.cuda.split("::"))
+            qualified[parts[-1]].append((parts, entry))
+            words.add(parts[-1])
+        else:
+            words.add(entry.cuda)
+    pattern = (
+        rb"\b(?:" + trie_pattern(words) + rb")\b"
+        rb"|\b" + UNKNOWN_PATTERN + rb"\b"
+        rb"|\b" + WARP_SIZE_PATTERN + rb"\b"
+    )
+    return Tables(
+        db=db,
+        arch=build_arch_table(db),
+        trigger=re.compile(pattern),
+        qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
+        members=members,
+        unknown=re.compile(UNKNOWN_PATTERN),
+    )
+
+
+@functools.cache
+def get_tables() -> Tables:
+    return build_tables(load_db())

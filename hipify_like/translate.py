@@ -1,0 +1,417 @@
+"""Translate one file's bytes from CUDA to MUSA, token by token.
+
+Only whole tokens change: a candidate span from :mod:`.tables`' expression is translated only when
+libclang's lexer has an identifier (or keyword) token starting and ending exactly there, so names
+inside string literals, comments and longer user identifiers are never touched. Every byte outside
+the renamed tokens is kept, and so is every line break.
+
+    >>> out = translate_source(b'cudaMalloc(&p, n); // cudaMalloc\\n', "k.cu")
+    >>> out.text
+    b'musaMalloc(&p, n); // cudaMalloc\\n'
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .findings import Finding
+from .lexer import TokenKind, Tokens, lex, lex_many
+from .mapping import Entry, Status
+from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
+
+__all__ = ["Include", "LocalHeaderTest", "Translation", "translate_source", "translate_sources"]
+
+LocalHeaderTest = Callable[[str, bool], bool]
+"""``(spelled, angled) -> bool``: whether an ``#include`` names one of the project's own headers."""
+
+_COMPARISONS = (b">=", b">", b"<", b"<=", b"==", b"!=")
+_FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
+_INTEGER = re.compile(rb"(\d+)[uUlL]*")
+_FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
+_WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
+_LINE_DIRECTIVE = b"#line 1 "
+_IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
+
+
+@dataclass(frozen=True, slots=True)
+class Include:
+    """An ``#include`` of one of the project's own headers, as written."""
+
+    spelled: str
+    angled: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Translation:
+    path: str
+    original: bytes
+    text: bytes
+    findings: tuple[Finding, ...] = ()
+    renamed: Counter[str] = field(default_factory=Counter)
+    """How many names were translated, per library."""
+    includes: tuple[Include, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+
+def _never_local(spelled: str, angled: bool) -> bool:
+    return False
+
+
+def translate_source(
+    data: bytes,
+    path: str,
+    *,
+    is_local: LocalHeaderTest = _never_local,
+    line_directive: str | None = None,
+    tables: Tables | None = None,
+) -> Translation:
+    """Translate one file. ``line_directive`` (a path) makes the output start with ``#line 1 "path"``."""
+    return translate_sources([(data, path)], is_local=is_local, line_directive=line_directive, tables=tables)[0]
+
+
+def translate_sources(
+    files: Sequence[tuple[bytes, str]],
+    *,
+    is_local: LocalHeaderTest = _never_local,
+    line_directive: str | None = None,
+    tables: Tables | None = None,
+) -> list[Translation]:
+    """Translate several files, lexing together those that need it (faster than one at a time)."""
+    tables = tables or get_tables()
+    candidates = [list(tables.trigger.finditer(data)) for data, _ in files]
+    needs_lexing = [i for i, found in enumerate(candidates) if found]
+    lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
+    results = []
+    for i, (data, path) in enumerate(files):
+        if i in lexed:
+            result = _FileTranslator(tables, data, path, lexed[i], is_local).run(candidates[i])
+        else:
+            result = Translation(path, data, data)
+        if line_directive is not None:
+            result = _with_line_directive(result, line_directive)
+        results.append(result)
+    return results
+
+
+def _with_line_directive(result: Translation, original_path: str) -> Translation:
+    if result.text.startswith(_LINE_DIRECTIVE):
+        return result
+    quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
+    text = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n' + result.text
+    return Translation(result.path, result.original, text, result.findings, result.renamed, result.includes)
+
+
+class _FileTranslator:
+    def __init__(self, tables: Tables, data: bytes, path: str, tokens: Tokens, is_local: LocalHeaderTest):
+        self.tables = tables
+        self.db = tables.db
+        self.data = data
+        self.path = path
+        self.tokens = tokens
+        self.is_local = is_local
+        self.edits: dict[int, tuple[int, bytes]] = {}
+        self.findings: list[Finding] = []
+        self.renamed: Counter[str] = Counter()
+        self.includes: list[Include] = []
+        self._line_starts: list[int] | None = None
+        self._defined: set[bytes] | None = None
+
+    # -- token helpers -------------------------------------------------------------------------
+
+    def text(self, i: int) -> bytes:
+        start = self.tokens.starts[i]
+        return self.data[start : start + self.tokens.lengths[i]]
+
+    def step(self, i: int | None, direction: int) -> int | None:
+        """The index of the nearest non-comment token before (-1) or after (+1) token ``i``."""
+        if i is None:
+            return None
+        i += direction
+        while 0 <= i < len(self.tokens):
+            if self.tokens.kinds[i] != TokenKind.COMMENT:
+                return i
+            i += direction
+        return None
+
+    def is_punct(self, i: int | None, *spellings: bytes) -> bool:
+        return i is not None and self.tokens.kinds[i] == TokenKind.PUNCTUATION and self.text(i) in spellings
+
+    def is_word(self, i: int | None, word: bytes | None = None) -> bool:
+        return (
+            i is not None
+            and self.tokens.kinds[i] in _IDENTIFIER_KINDS
+            and (word is None or self.text(i) == word)
+        )
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def starts_line(self, i: int) -> bool:
+        """Whether token ``i`` is the first thing on its line (a preprocessor ``#``)."""
+        start = self.tokens.starts[i]
+        line_start = self.data.rfind(b"\n", 0, start) + 1
+        return not self.data[line_start:start].strip()
+
+    def same_line(self, a: int, b: int) -> bool:
+        return b"\n" not in self.data[self.tokens.starts[a] : self.tokens.starts[b]]
+
+    # -- edits and findings --------------------------------------------------------------------
+
+    def replace(self, i: int, text: str | bytes) -> None:
+        start = self.tokens.starts[i]
+        self.replace_span(start, start + self.tokens.lengths[i], text)
+
+    def replace_span(self, start: int, end: int, text: str | bytes) -> None:
+        self.edits[start] = (end, text.encode() if isinstance(text, str) else text)
+
+    def report(self, rule: str, offset: int, name: str, message: str) -> None:
+        line, column = self.position(offset)
+        self.findings.append(Finding(rule, self.path, line, column, name, message))
+
+    def apply(self, entry: Entry, tokens: Sequence[int], musa_parts: Sequence[str] | None = None) -> None:
+        """Translate ``tokens`` (the CUDA spelling of ``entry``) and report what the entry asks."""
+        offset = self.tokens.starts[tokens[0]]
+        if entry.status is Status.UNSUPPORTED:
+            why = f": {entry.note}" if entry.note else ""
+            self.report("TA1001", offset, entry.cuda, f"'{entry.cuda}' has no MUSA counterpart{why}")
+            return
+        if entry.renames:
+            parts = musa_parts if musa_parts is not None else [entry.musa]
+            for i, musa in zip(tokens, parts, strict=True):
+                if self.text(i) != musa.encode():
+                    self.replace(i, musa)
+            self.renamed[entry.library] += 1
+        if entry.status is Status.MANUAL:
+            target = f" (translated to '{entry.musa}')" if entry.renames else ""
+            self.report("TA1002", offset, entry.cuda, f"'{entry.cuda}' needs manual porting{target}: {entry.note}")
+
+    # -- the rules -----------------------------------------------------------------------------
+
+    def run(self, candidates: Sequence[re.Match[bytes]]) -> Translation:
+        for match in candidates:
+            i = self.tokens.at(match.start())
+            if i is None or self.tokens.kinds[i] not in _IDENTIFIER_KINDS or self.tokens.end(i) != match.end():
+                continue  # inside a comment, a literal or a longer token
+            self.translate_word(i, match.group().decode())
+        text = self.splice()
+        return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))
+
+    def splice(self) -> bytes:
+        out = []
+        position = 0
+        for start in sorted(self.edits):
+            end, text = self.edits[start]
+            if start < position:
+                continue
+            out.append(self.data[position:start])
+            out.append(text)
+            position = end
+        out.append(self.data[position:])
+        return b"".join(out)
+
+    def translate_word(self, i: int, word: str) -> None:
+        if word in INCLUDE_WORDS and self.is_punct(i - 1, b"#") and self.starts_line(i - 1):
+            self.translate_include(i)
+        elif word == "__CUDA_ARCH__":
+            self.translate_arch(i)
+        elif word in ASM_KEYWORDS and self.tokens.kinds[i] == TokenKind.KEYWORD:
+            self.report(
+                "TA1101",
+                self.tokens.starts[i],
+                word,
+                f"inline assembly ('{word}') is PTX, which mcc cannot compile; replace it with a MUSA "
+                "builtin or C++ (it is left unchanged, never disabled)",
+            )
+        elif not self.translate_qualified(i, word) and not self.translate_member(i, word):
+            if not self.translate_dispatch_key(i, word):
+                self.translate_plain(i, word)
+        if word in WARP_INTRINSICS:
+            self.check_full_mask(i, word)
+        elif _WARP_SIZE_NAME.fullmatch(word.encode()):
+            self.check_warp_size(i, word)
+
+    def translate_qualified(self, i: int, word: str) -> bool:
+        for parts, entry in self.tables.qualified.get(word, ()):
+            qualifier = self.match_qualifier(i, parts[:-1])
+            if qualifier is not None:
+                self.apply(entry, [*qualifier, i], entry.musa.split("::") if entry.renames else None)
+                return True
+        return False
+
+    def match_qualifier(self, i: int, qualifier: Sequence[str]) -> list[int] | None:
+        """The tokens of ``a::b::`` right before token ``i``, if they spell ``qualifier``."""
+        tokens: list[int] = []
+        j: int | None = i
+        for part in reversed(qualifier):
+            colons = self.step(j, -1)
+            j = self.step(colons, -1) if self.is_punct(colons, b"::") else None
+            if j is None or not self.is_word(j, part.encode()):
+                return None
+            tokens.insert(0, j)
+        return tokens
+
+    def translate_member(self, i: int, word: str) -> bool:
+        """Members (``x.is_cuda()``) translate only after ``.``/``->``; plain names never do there."""
+        if not self.is_punct(self.step(i, -1), b".", b"->"):
+            return False
+        entry = self.tables.members.get(word)
+        if entry is not None:
+            self.apply(entry, [i], [entry.musa.lstrip(".")] if entry.renames else None)
+        return True
+
+    def translate_dispatch_key(self, i: int, word: str) -> bool:
+        """``TORCH_LIBRARY_IMPL(ns, CUDA, m)``: the dispatch key is the macro's second argument."""
+        entry = self.db.dispatch_key(word)
+        if entry is None:
+            return False
+        comma = self.step(i, -1)
+        namespace = self.step(comma, -1) if self.is_punct(comma, b",") else None
+        paren = self.step(namespace, -1)
+        macro = self.step(paren, -1) if self.is_punct(paren, b"(") else None
+        if macro is not None and self.is_word(macro) and self.text(macro).endswith(b"TORCH_LIBRARY_IMPL"):
+            self.apply(entry, [i])
+            return True
+        return False
+
+    def translate_plain(self, i: int, word: str) -> None:
+        entry = self.db.identifier(word)
+        if entry is not None:
+            self.apply(entry, [i])
+        elif self.tables.unknown.fullmatch(word.encode()) and not self.defined_here(word):
+            self.report(
+                "TA1004",
+                self.tokens.starts[i],
+                word,
+                f"'{word}' looks like CUDA API but is not in the mapping database; it is left unchanged",
+            )
+
+    def defined_here(self, word: str) -> bool:
+        """Whether this file ``#define``s ``word`` itself (a project macro such as ``CUDA_CHECK``)."""
+        if self._defined is None:
+            self._defined = set()
+            for i in range(len(self.tokens) - 2):
+                if self.is_punct(i, b"#") and self.is_word(i + 1, b"define") and self.is_word(i + 2):
+                    self._defined.add(self.text(i + 2))
+        return word.encode() in self._defined
+
+    def translate_include(self, i: int) -> None:
+        j = self.step(i, 1)
+        if j is None or not self.same_line(i, j):
+            return
+        kind = self.tokens.kinds[j]
+        start = self.tokens.starts[j]
+        if kind == TokenKind.LITERAL and self.text(j)[:1] == b'"':
+            angled = False
+            begin, end = start + 1, self.tokens.end(j) - 1
+        elif self.is_punct(j, b"<"):
+            angled = True
+            k = j
+            while (k := self.step(k, 1)) is not None and self.same_line(j, k) and not self.is_punct(k, b">"):
+                pass
+            if k is None or not self.is_punct(k, b">"):
+                return
+            begin, end = start + 1, self.tokens.starts[k]
+        else:
+            return  # #include MACRO
+        spelled = self.data[begin:end].decode(errors="surrogateescape")
+        if self.is_local(spelled, angled):
+            self.includes.append(Include(spelled, angled, self.position(start)[0]))
+            return
+        entry = self.db.header(spelled)
+        if entry is None:
+            return
+        if entry.status is Status.UNSUPPORTED:
+            why = f": {entry.note}" if entry.note else ""
+            self.report("TA1003", start, spelled, f"header '{spelled}' has no MUSA counterpart{why}")
+            return
+        if entry.renames:
+            self.replace_span(begin, end, entry.musa)
+            self.renamed[entry.library] += 1
+        if entry.status is Status.MANUAL:
+            self.report("TA1002", start, spelled, f"header '{spelled}' needs manual porting: {entry.note}")
+
+    def translate_arch(self, i: int) -> None:
+        """``__CUDA_ARCH__`` compared with a literal is translated by value; other uses by name only."""
+        before, after = self.step(i, -1), self.step(i, 1)
+        self.replace(i, "__MUSA_ARCH__")
+        for operator, direction in ((after, 1), (before, -1)):
+            number = self.step(operator, direction)
+            if operator is not None and number is not None and self.is_punct(operator, *_COMPARISONS):
+                if self.literal_value(number) is not None:
+                    spelled = self.text(operator).decode()
+                    self.translate_arch_comparison(i, operator, number, spelled if direction > 0 else _FLIPPED[spelled])
+                    return
+        if self.is_word(before, b"defined") or self.is_word(before, b"ifdef") or self.is_word(before, b"ifndef"):
+            return
+        if self.is_punct(before, b"(") and self.is_word(self.step(before, -1), b"defined"):
+            return
+        self.report(
+            "TA1301",
+            self.tokens.starts[i],
+            "__CUDA_ARCH__",
+            "__CUDA_ARCH__ is used as a number; it becomes __MUSA_ARCH__, whose values are 210/220/310 "
+            "(mp_21/mp_22/mp_31), not CUDA's: review this expression",
+        )
+
+    def literal_value(self, i: int | None) -> int | None:
+        if i is None or self.tokens.kinds[i] != TokenKind.LITERAL:
+            return None
+        match = _INTEGER.fullmatch(self.text(i))
+        return int(match.group(1)) if match else None
+
+    def translate_arch_comparison(self, arch: int, operator: int, number: int, cuda_operator: str) -> None:
+        """``cuda_operator`` is the comparison read as ``__CUDA_ARCH__ <op> <number>``."""
+        cuda_value = self.literal_value(number)
+        assert cuda_value is not None
+        result = self.tables.arch.translate_comparison(cuda_operator, cuda_value)
+        musa_operator = result.operator if operator > arch else _FLIPPED[result.operator]
+        if musa_operator != self.text(operator).decode():
+            self.replace(operator, musa_operator)
+        self.replace(number, str(result.value))
+        if not result.exact:
+            self.report(
+                "TA1302",
+                self.tokens.starts[min(arch, number)],
+                "__CUDA_ARCH__",
+                f"no MUSA architecture corresponds to __CUDA_ARCH__ {cuda_operator} {cuda_value}; it is "
+                f"translated so that it has the same value on every known MUSA architecture",
+            )
+
+    def check_full_mask(self, i: int, word: str) -> None:
+        paren = self.step(i, 1)
+        mask = self.step(paren, 1) if self.is_punct(paren, b"(") else None
+        if mask is not None and self.tokens.kinds[mask] == TokenKind.LITERAL and _FULL_MASK.fullmatch(self.text(mask)):
+            self.report(
+                "TA1201",
+                self.tokens.starts[mask],
+                word,
+                f"'{word}' with a 32-bit full mask assumes 32-lane warps; MUSA warps are 128 lanes wide on "
+                "mp_21/mp_22 (32 from mp_31): use warpSize-aware code",
+            )
+
+    def check_warp_size(self, i: int, word: str) -> None:
+        """``#define WARP_SIZE 32``, ``constexpr int kWarpSize = 32;`` and the like."""
+        value = self.step(i, 1)
+        if self.is_punct(value, b"=", b"{", b"("):
+            value = self.step(value, 1)
+        is_define = self.is_word(self.step(i, -1), b"define")
+        assigned = self.literal_value(value) == 32
+        if assigned and (is_define or value != self.step(i, 1)):
+            assert value is not None
+            self.report(
+                "TA1201",
+                self.tokens.starts[value],
+                word,
+                f"'{word}' is 32, but MUSA warps are 128 lanes wide on mp_21/mp_22 (32 from mp_31): use warpSize",
+            )

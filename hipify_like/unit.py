@@ -1,0 +1,109 @@
+"""Translate a source file together with the project's own headers that it includes, recursively.
+
+An ``#include`` names a project header when it resolves (quoted: next to the including file first,
+then the include directories; angled: the include directories) to an existing file that
+``is_project_path`` accepts. By default every path outside the Python installation and the usual
+system trees (``/usr``, ``/opt``, the CUDA and MUSA homes) is the project's. Those headers keep their
+names and are translated too, so the translated tree resolves the same includes.
+
+    >>> unit = translate_unit(Path("csrc/kernel.cu"), include_dirs=[Path("csrc/include")])
+    >>> [f.path for f in unit.files]       # doctest: +SKIP
+    ['/proj/csrc/kernel.cu', '/proj/csrc/common.cuh']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .findings import Finding
+from .tables import Tables, get_tables
+from .translate import Translation, translate_source
+
+__all__ = ["Unit", "is_system_path", "system_roots", "translate_unit"]
+
+
+def system_roots() -> tuple[Path, ...]:
+    """Trees whose headers are never the project's: Python's, the system's, CUDA's and MUSA's."""
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path("/usr"), Path("/opt"), Path("/usr/local/cuda")}
+    for variable in ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH"):
+        if os.environ.get(variable):
+            roots.add(Path(os.environ[variable]))
+    return tuple(sorted(Path(os.path.realpath(r)) for r in roots))
+
+
+def is_system_path(path: Path, roots: Sequence[Path] | None = None) -> bool:
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(root) for root in (roots if roots is not None else system_roots()))
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The translated files of one unit, the main source first; paths are absolute."""
+
+    files: tuple[Translation, ...]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(f for translation in self.files for f in translation.findings)
+
+
+def resolve_include(spelled: str, angled: bool, includer: Path, include_dirs: Iterable[Path]) -> Path | None:
+    """Where the compiler would find ``#include "spelled"`` / ``<spelled>`` from ``includer``."""
+    candidates = [] if angled else [includer.parent]
+    candidates.extend(include_dirs)
+    for directory in candidates:
+        path = directory / spelled
+        if path.is_file():
+            return Path(os.path.normpath(path.absolute()))
+    return None
+
+
+def translate_unit(
+    source: Path,
+    *,
+    include_dirs: Sequence[Path] = (),
+    is_project_path: Callable[[Path], bool] | None = None,
+    line_directives: bool = False,
+    tables: Tables | None = None,
+) -> Unit:
+    """Translate ``source`` and, transitively, every project header it includes."""
+    tables = tables or get_tables()
+    if is_project_path is None:
+        roots = system_roots()
+
+        def is_project_path(path: Path) -> bool:
+            return not is_system_path(path, roots)
+
+    include_dirs = [Path(d).absolute() for d in include_dirs]
+    pending = [Path(os.path.normpath(Path(source).absolute()))]
+    done: dict[Path, Translation] = {}
+    while pending:
+        batch = [p for p in dict.fromkeys(pending) if p not in done]
+        pending = []
+        found: dict[Path, set[Path]] = {}
+
+        def local_test(includer: Path) -> Callable[[str, bool], bool]:
+            def is_local(spelled: str, angled: bool) -> bool:
+                path = resolve_include(spelled, angled, includer, include_dirs)
+                if path is not None and is_project_path(path):
+                    found.setdefault(includer, set()).add(path)
+                    return True
+                return False
+
+            return is_local
+
+        for path in batch:
+            translation = translate_source(
+                path.read_bytes(),
+                str(path),
+                is_local=local_test(path),
+                line_directive=str(path) if line_directives else None,
+                tables=tables,
+            )
+            done[path] = translation
+            pending.extend(sorted(found.get(path, ())))
+    return Unit(tuple(done.values()))
