@@ -25,8 +25,8 @@ from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_ta
 
 __all__ = ["Include", "LocalHeaderTest", "Translation", "translate_source", "translate_sources"]
 
-LocalHeaderTest = Callable[[str, bool], bool]
-"""``(spelled, angled) -> bool``: whether an ``#include`` names one of the project's own headers."""
+LocalHeaderTest = Callable[[str, str, bool], bool]
+"""``(including file, spelled, angled) -> bool``: whether an ``#include`` names a project header."""
 
 _COMPARISONS = (b">=", b">", b"<", b"<=", b"==", b"!=")
 _FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
@@ -61,7 +61,7 @@ class Translation:
         return self.text != self.original
 
 
-def _never_local(spelled: str, angled: bool) -> bool:
+def _never_local(includer: str, spelled: str, angled: bool) -> bool:
     return False
 
 
@@ -325,7 +325,7 @@ class _FileTranslator:
         else:
             return  # #include MACRO
         spelled = self.data[begin:end].decode(errors="surrogateescape")
-        if self.is_local(spelled, angled):
+        if self.is_local(self.path, spelled, angled):
             self.includes.append(Include(spelled, angled, self.position(start)[0]))
             return
         entry = self.db.header(spelled)
