@@ -17,10 +17,10 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from .fileio import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
@@ -78,6 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"torchada-port: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as error:
         print(f"torchada-port: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return 2
@@ -138,20 +142,11 @@ def print_findings(findings: Sequence[Finding], form: str) -> None:
 
 def write_report(report: PortReport, path: Path) -> None:
     if path.suffix == ".json":
-        write_atomically(path, report.to_json().encode())
+        write_atomically(path, report.to_json())
     elif path.suffix in (".html", ".htm"):
-        write_atomically(path, report.to_html().encode())
+        write_atomically(path, report.to_html())
     else:
         raise UsageError(f"cannot tell the report format of '{path}': name it report.json or report.html")
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
-        f.write(data)
-    if path.exists():
-        shutil.copymode(path, f.name)
-    os.replace(f.name, path)
 
 
 def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .findings import Finding
-from .lexer import TokenKind, Tokens, lex, lex_many
+from .lexer import TokenKind, Tokens, lex_many
 from .mapping import Entry, Status
 from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
 
