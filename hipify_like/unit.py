@@ -98,6 +98,7 @@ def translate_unit(
             path.read_bytes(),
             str(path),
             is_local=is_local,
+            report_includes=True,
             line_directive=str(path) if line_directives else None,
             tables=tables,
         )
