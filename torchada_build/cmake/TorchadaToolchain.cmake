@@ -9,6 +9,9 @@
 # On an NVIDIA machine torchada-nvcc passes everything to the real nvcc, untouched.
 include_guard(GLOBAL)
 
+# Try-compile projects re-read this file: hand them the driver found by the top-level configure.
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TORCHADA_NVCC)
+
 if(NOT TORCHADA_NVCC)
   # <prefix>/lib/pythonX.Y/site-packages/torchada_build/cmake -> <prefix>/bin
   get_filename_component(_torchada_prefix "${CMAKE_CURRENT_LIST_DIR}/../../../../.." ABSOLUTE)
