@@ -8,7 +8,7 @@ setup(
     ext_modules=[
         CUDAExtension(
             "blas_rand",
-            ["blas_rand.cpp", "blas_rand.cu"],
+            ["blas_rand.cpp", "blas_rand_kernels.cu"],
             libraries=["cublas", "curand"],
             extra_compile_args={"cxx": ["-O2"], "nvcc": ["-O2", "-lineinfo"]},
         )

@@ -92,7 +92,10 @@ def build_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _CLEARED}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["TORCHADA_CACHE_DIR"] = str(root / "torchada-cache")
-    env["XDG_CACHE_HOME"] = str(root / "xdg-cache")
+    env["XDG_CACHE_HOME"] = str(root / "xdg-cache")  # torch's JIT extension root
+    env.setdefault("CCACHE_DIR", str(Path.home() / ".cache" / "ccache"))  # torch wraps compilers in ccache
+    env["CCACHE_BASEDIR"] = str(tmp_path_factory.getbasetemp())  # so copies of one sample share entries
+    env["CCACHE_NOHASHDIR"] = "1"
     env["MAX_JOBS"] = "2"
     return env
 
