@@ -6,6 +6,7 @@ MUSA dry-run builds record the exact mcc command lines and the link line torch_m
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import sys
@@ -19,8 +20,13 @@ pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 
 HOOKED = [sys.executable, "-m", "torchada_build"]
 BUILD_INPLACE = ["setup.py", "build_ext", "--inplace"]
-NVIDIA_LIBS = Path(sys.prefix, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages",
-                   "nvidia", "cu13", "lib")
+
+
+def nvidia_wheel_libs() -> list[str]:
+    """Where the pip wheels keep libcublas.so.13 and friends (not on the loader's path by themselves)."""
+    spec = importlib.util.find_spec("nvidia")
+    locations = spec.submodule_search_locations if spec else []
+    return [str(Path(p) / "cu13" / "lib") for p in locations or [] if (Path(p) / "cu13" / "lib").is_dir()]
 
 
 def build_sample(name: str, root: Path, env: dict[str, str], *, setup: Path | None = None) -> tuple[Built, dict[str, bytes]]:
@@ -37,7 +43,7 @@ def extension_files(directory: Path, module: str) -> list[Path]:
 
 
 def call_extension(directory: Path, env: dict[str, str], code: str) -> Built:
-    nvidia = os.pathsep.join(filter(None, [str(NVIDIA_LIBS), env.get("LD_LIBRARY_PATH")]))
+    nvidia = os.pathsep.join(filter(None, [*nvidia_wheel_libs(), env.get("LD_LIBRARY_PATH")]))
     return run([sys.executable, "-c", code], directory, {**env, "LD_LIBRARY_PATH": nvidia})
 
 
