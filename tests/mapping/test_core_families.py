@@ -1,122 +1,58 @@
-"""Invariants of the core families' data files: runtime, cuBLAS, cuRAND, NCCL, fp16/bf16/fp8,
-compiler macros and the PyTorch CUDA surface.
+"""The core families' data (runtime, cuBLAS, cuRAND, NCCL, fp16/bf16/fp8, compiler macros, the
+PyTorch CUDA surface): each inventory name sits in its family's file, the ownership rules hold, and
+the irregular renames are the ones the reference notes give (musa_inventory.md §1.3-1.4).
 
-Every CUDA name of these families in ``data/inventory/cuda_api_inventory.tsv`` has exactly one
-entry in its family's file, each entry's status agrees with its MUSA name and note, evidence
-``inventory`` names a real MUSA inventory row, and no MUSA name is itself a CUDA name that would be
-renamed again (translation is idempotent).
+Schema-wide invariants (sorting, evidence, statuses, idempotence) are in ``test_database.py``.
 """
 
 from __future__ import annotations
 
-import csv
 import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 
-from hipify_like.mapping import DATA_DIR, Kind, Status, build_db, read_entries
+from hipify_like.inventory import cuda_inventory
+from hipify_like.mapping import Status, load_db
 
-FAMILIES = ("runtime", "cublas", "curand", "nccl", "fp16", "compiler", "pytorch")
-INVENTORY = DATA_DIR / "inventory"
 CUDA_INCLUDE = Path("/usr/local/cuda/include")
-FP_HEADERS = [CUDA_INCLUDE / f"cuda_{kind}.{ext}" for kind in ("fp16", "bf16", "fp8", "fp6", "fp4") for ext in ("h", "hpp")]
-KIND_ORDER = list(Kind)
-
-
-def _tsv(name: str) -> list[dict[str, str]]:
-    with (INVENTORY / name).open(newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-@pytest.fixture(scope="module")
-def db():
-    return build_db()
-
-
-@pytest.fixture(scope="module")
-def cuda_inventory() -> list[dict[str, str]]:
-    return _tsv("cuda_api_inventory.tsv")
-
-
-@pytest.fixture(scope="module")
-def musa_names() -> set[str]:
-    return {row["musa_name"] for row in _tsv("musa_api_inventory.tsv")}
-
-
-def _fp_header_words() -> set[str]:
-    present = [p for p in FP_HEADERS if p.is_file()]
-    if not present:
-        pytest.skip(f"no CUDA toolkit number-type headers under {CUDA_INCLUDE}")
-    return {w for p in present for w in re.findall(r"\w+", p.read_text(errors="replace"))}
+NUMBER_TYPE_HEADERS = [
+    CUDA_INCLUDE / f"cuda_{kind}.{ext}" for kind in ("fp16", "bf16", "fp8", "fp6", "fp4") for ext in ("h", "hpp")
+]
+DB = load_db()
 
 
 @pytest.mark.parametrize("library", ["runtime", "cublas", "curand", "nccl"])
-def test_every_inventory_name_of_a_library_has_one_entry_in_its_file(db, cuda_inventory, library) -> None:
-    names = {row["cuda_name"] for row in cuda_inventory if row["library"] == library}
-    covered = {e.cuda for e in db.entries if e.library == library and e.kind.is_identifier}
+def test_every_inventory_name_of_a_library_is_in_its_file(library: str) -> None:
+    names = {n.name for n in cuda_inventory() if n.library == library}
+    covered = {e.cuda for e in DB.entries if e.library == library and e.kind.is_identifier}
     assert sorted(names - covered) == []
 
 
-def test_every_device_name_in_the_number_type_headers_is_in_fp16(db, cuda_inventory) -> None:
-    words = _fp_header_words()
-    owned = {row["cuda_name"] for row in cuda_inventory if row["library"] == "device" and row["cuda_name"] in words}
+def test_device_names_of_the_number_type_headers_are_in_fp16() -> None:
+    """Ownership: a device name belongs to fp16.tsv iff cuda_{fp16,bf16,fp8,fp6,fp4}.h(pp) spell it."""
+    present = [p for p in NUMBER_TYPE_HEADERS if p.is_file()]
+    if not present:
+        pytest.skip(f"no CUDA number-type headers under {CUDA_INCLUDE}")
+    words = {w for p in present for w in re.findall(r"\w+", p.read_text(errors="replace"))}
+    owned = {n.name for n in cuda_inventory() if n.library == "device" and n.name in words}
     assert len(owned) > 300
-    misplaced = {n: db.identifier(n).library if db.identifier(n) else None for n in owned}
-    assert {n: lib for n, lib in misplaced.items() if lib != "fp16"} == {}
+    libraries = {name: DB.identifier(name).library if DB.identifier(name) else None for name in owned}
+    assert {name: lib for name, lib in libraries.items() if lib != "fp16"} == {}
 
 
-def test_every_torch_cuda_header_has_an_entry(db) -> None:
+def test_every_torch_cuda_header_has_an_entry() -> None:
     spec = importlib.util.find_spec("torch")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("torch is not installed")
     include = Path(next(iter(spec.submodule_search_locations))) / "include"
     headers = [p.relative_to(include).as_posix() for top in ("ATen/cuda", "c10/cuda") for p in (include / top).rglob("*.*h")]
     assert len(headers) > 50
-    assert [h for h in headers if db.header(h) is None] == []
+    assert [h for h in headers if DB.header(h) is None] == []
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_status_agrees_with_musa_name_and_note(family) -> None:
-    for e in read_entries(DATA_DIR / f"{family}.tsv"):
-        if e.status is Status.SUPPORTED:
-            assert e.musa, e
-        elif e.status is Status.UNSUPPORTED:
-            assert not e.musa and e.note, e
-        else:
-            assert e.note, e
-        assert e.evidence, e
-
-
-@pytest.mark.parametrize("family", FAMILIES)
-def test_inventory_evidence_names_a_musa_inventory_row(family, musa_names) -> None:
-    wrong = [e.cuda for e in read_entries(DATA_DIR / f"{family}.tsv") if e.evidence == "inventory" and e.musa not in musa_names]
-    assert wrong == []
-
-
-@pytest.mark.parametrize("family", FAMILIES)
-def test_rows_are_sorted_by_kind_then_name(family) -> None:
-    keys = [(KIND_ORDER.index(e.kind), e.cuda) for e in read_entries(DATA_DIR / f"{family}.tsv")]
-    assert keys == sorted(keys)
-
-
-def test_no_musa_name_is_renamed_again(db) -> None:
-    lookups = {Kind.HEADER: db.header, Kind.LIBRARY: db.library, Kind.DISPATCH_KEY: db.dispatch_key}
-    again = []
-    for e in db.entries:
-        if not e.renames or e.library not in FAMILIES:
-            continue
-        lookup = db.identifier if e.kind.is_identifier else lookups.get(e.kind)
-        parts = [e.musa, *e.musa.lstrip(".").split("::")] if e.kind.is_identifier else [e.musa]
-        for part in parts:
-            target = lookup(part) if lookup else None
-            if target is not None and target.renames:
-                again.append((e.cuda, part, target.musa))
-    assert again == []
-
-
-# The irregular renames and known gaps (musa_inventory.md §1.3-1.4): a wrong edit here is a wrong port.
+# A wrong edit to one of these rows is a wrong port: each comes from the reference notes.
 IRREGULAR = {
     "CUBLAS_GEMM_DEFAULT_TENSOR_OP": ("MUBLAS_GEMM_DEFAULT", Status.SUPPORTED),
     "CUBLAS_TF32_TENSOR_OP_MATH": ("MUBLAS_TENSOR_OP_MATH", Status.SUPPORTED),
@@ -145,8 +81,8 @@ IRREGULAR = {
 
 
 @pytest.mark.parametrize("cuda", sorted(IRREGULAR))
-def test_irregular_renames(db, cuda) -> None:
-    entry = db.identifier(cuda)
+def test_irregular_rename(cuda: str) -> None:
+    entry = DB.identifier(cuda)
     assert (entry.musa, entry.status) == IRREGULAR[cuda]
 
 
@@ -163,5 +99,5 @@ def test_irregular_renames(db, cuda) -> None:
         ("ATen/native/cuda/Loops.cuh", "ATen/native/musa/Loops.muh"),
     ],
 )
-def test_header_renames(db, cuda, musa) -> None:
-    assert db.header(cuda).musa == musa
+def test_header_rename(cuda: str, musa: str) -> None:
+    assert DB.header(cuda).musa == musa
