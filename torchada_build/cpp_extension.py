@@ -195,7 +195,7 @@ def install() -> InstallStatus:
         raise UnsupportedTorchError(msg)
     originals = {p.name: getattr(cpp_extension, p.name) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
-    cpp_extension.CUDA_HOME = str(get_toolkit_root())
+    cpp_extension.CUDA_HOME = str(get_toolkit_root(choice.backend))
     for patch in PATCHES:
         setattr(cpp_extension, patch.name, patch.make(originals[patch.name], choice))
     _STATE.choice, _STATE.originals = choice, originals

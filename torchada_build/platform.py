@@ -124,8 +124,8 @@ def require_torch_musa(choice: BackendChoice) -> Path:
     return package
 
 
-def get_toolkit_root() -> Path:
-    """The toolkit mimic: a CUDA root whose ``bin/nvcc`` is torchada-nvcc (made by the driver)."""
+def get_toolkit_root(backend: Backend) -> Path:
+    """The toolkit mimic of ``backend``: a CUDA root whose ``bin/nvcc`` is torchada-nvcc (made by the driver)."""
     from .compilers.toolkit import get_cuda_home
 
-    return Path(get_cuda_home())
+    return Path(get_cuda_home(backend.value))
