@@ -59,9 +59,8 @@ def cmake_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[
 def test_loopback_cmake_toolchain_builds_and_links_cublas(cmake_loopback, loopback_env) -> None:
     source, built = cmake_loopback
     built.check()
-    cache = (source / "build" / "CMakeCache.txt").read_text()
-    assert f"CMAKE_CUDA_COMPILER:FILEPATH={Path(sys.executable).parent / 'torchada-nvcc'}" in cache or \
-        "torchada-nvcc" in cache.split("CMAKE_CUDA_COMPILER:")[1].split("\n")[0]
+    (compiler_file,) = (source / "build" / "CMakeFiles").glob("*/CMakeCUDACompiler.cmake")
+    assert compiler_file.read_text().startswith(f'set(CMAKE_CUDA_COMPILER "{Path(sys.executable).parent}/torchada-nvcc")')
     needed = run(["readelf", "-d", source / "build" / "gemm"], source, loopback_env).output
     assert "libcublas.so" in needed
     ran = run([source / "build" / "gemm"], source, with_wheel_libs(loopback_env))
@@ -118,15 +117,23 @@ def test_makefile_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, musa_e
     ran = run([loopback / "saxpy"], loopback, loopback_env)
     assert "CUDA error" in ran.output or "saxpy: 0 errors" in ran.output, ran.output
 
+    # MUSA dry-run: the compile runs (recorded by the stand-in mcc); the stand-in's empty objects cannot
+    # make an executable, so the link is planned with --dryrun from the command make would run.
     musa = copy_sample("makefile", tmp_path / "musa")
     log = musa / "mcc.log"
-    run(["make", "NVCC=torchada-nvcc"], musa, {**musa_env, "TORCHADA_BACKEND": "mcc", "STANDIN_MCC_LOG": str(log)}).check()
-    calls = read_mcc_calls(log)
-    (compile_argv,) = [argv for argv in calls if "-c" in argv]
-    assert compile_argv[compile_argv.index("-x") + 1] == "musa"
+    env = {**musa_env, "TORCHADA_BACKEND": "mcc", "STANDIN_MCC_LOG": str(log)}
+    run(["make", "NVCC=torchada-nvcc", "saxpy.o"], musa, env).check()
+    (compile_argv,) = read_mcc_calls(log)
+    assert compile_argv[0] == str(musa_standin.mcc) and compile_argv[compile_argv.index("-x") + 1] == "musa"
     assert "--offload-arch=mp_22" in compile_argv and "-O2" in compile_argv  # NVCCFLAGS = -O2 -arch=sm_80
-    assert (musa / "saxpy").is_file()
-    assert (musa / "saxpy.cu").read_bytes() == (copy_sample("makefile", tmp_path / "pristine") / "saxpy.cu").read_bytes()
+    translated = Path(compile_argv[compile_argv.index("-c") + 1])
+    assert translated != musa / "saxpy.cu" and b"musaMalloc" in translated.read_bytes()
+    assert b"cudaMalloc" in (musa / "saxpy.cu").read_bytes()
+    (link,) = run(["make", "-n", "NVCC=torchada-nvcc"], musa, env).check().output.splitlines()
+    printed = run([*shlex.split(link), "--dryrun"], musa, env).check().output.splitlines()
+    link_words = shlex.split(printed[-1][3:])
+    assert "saxpy.o" in link_words and "-lmusart" in link_words and f"-L{musa_standin.home / 'lib'}" in link_words
+    assert not any(w.startswith("-lcuda") for w in link_words)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("scikit_build_core") is None, reason="scikit-build-core is not installed")
