@@ -29,10 +29,13 @@ def nvidia_wheel_libs() -> list[str]:
     return [str(Path(p) / "cu13" / "lib") for p in locations or [] if (Path(p) / "cu13" / "lib").is_dir()]
 
 
-def build_sample(name: str, root: Path, env: dict[str, str], *, setup: Path | None = None) -> tuple[Built, dict[str, bytes]]:
+def build_sample(name: str, root: Path, env: dict[str, str], *, edit_setup: tuple[str, str] | None = None):
+    """Copy a sample (optionally replacing one piece of its setup.py), build it in place, snapshot its sources."""
     directory = copy_sample(name, root)
-    if setup is not None:
-        (directory / "setup.py").write_bytes(setup.read_bytes())
+    if edit_setup is not None:
+        setup = directory / "setup.py"
+        assert edit_setup[0] in setup.read_text()
+        setup.write_text(setup.read_text().replace(*edit_setup))
     before = source_snapshot(directory)
     env = {**env, "STANDIN_MCC_LOG": str(directory / "mcc.log")}
     return run([*HOOKED, *BUILD_INPLACE], directory, env), before
@@ -52,23 +55,22 @@ def translated_copies(cache: Path, filename: str) -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def vector_add_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]):
-    return build_sample("vector_add", tmp_path_factory.mktemp("loopback"), loopback_env)
+def built_sample(tmp_path_factory: pytest.TempPathFactory, loopback_env, musa_env):
+    """``built_sample(name, "loopback" | "musa")``: each sample is built once per environment and session."""
+    environments = {"loopback": loopback_env, "musa": musa_env}
+    builds: dict[tuple[str, str], tuple[Built, dict[str, bytes]]] = {}
+
+    def get(name: str, mode: str) -> tuple[Built, dict[str, bytes]]:
+        if (name, mode) not in builds:
+            builds[name, mode] = build_sample(name, tmp_path_factory.mktemp(mode), environments[mode])
+        return builds[name, mode]
+
+    return get
 
 
 @pytest.fixture(scope="session")
-def blas_rand_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]):
-    return build_sample("cublas_curand", tmp_path_factory.mktemp("loopback"), loopback_env)
-
-
-@pytest.fixture(scope="session")
-def vector_add_musa(tmp_path_factory: pytest.TempPathFactory, musa_env: dict[str, str]):
-    return build_sample("vector_add", tmp_path_factory.mktemp("musa"), musa_env)
-
-
-@pytest.fixture(scope="session")
-def blas_rand_musa(tmp_path_factory: pytest.TempPathFactory, musa_env: dict[str, str]):
-    return build_sample("cublas_curand", tmp_path_factory.mktemp("musa"), musa_env)
+def vector_add_loopback(built_sample):
+    return built_sample("vector_add", "loopback")
 
 
 # -- loopback ------------------------------------------------------------------------------------
@@ -91,12 +93,12 @@ def test_loopback_vector_add_builds_translated_and_imports(vector_add_loopback, 
 
 
 def test_loopback_without_ninja(tmp_path_factory: pytest.TempPathFactory, loopback_env, vector_add_loopback) -> None:
-    from conftest import PACKAGES
-
-    built, before = build_sample("vector_add", tmp_path_factory.mktemp("plain"), loopback_env,
-                                 setup=PACKAGES / "vector_add_no_ninja" / "setup.py")
+    built, before = build_sample(
+        "vector_add", tmp_path_factory.mktemp("plain"), loopback_env,
+        edit_setup=('{"build_ext": BuildExtension}', '{"build_ext": BuildExtension.with_options(use_ninja=False)}'),
+    )
     built.check()
-    assert "ninja" not in built.output.split("running build_ext", 1)[1].split("\n", 2)[1]
+    assert not list((built.directory / "build").rglob("build.ninja")), "ninja was used"
     assert source_snapshot(built.directory) == before
     result = call_extension(built.directory, loopback_env, "import torch, vector_add; print('IMPORTED')").check()
     assert "IMPORTED" in result.output
@@ -116,8 +118,8 @@ def test_loopback_rebuild_is_a_no_op_until_a_header_changes(vector_add_loopback,
     assert changed == {"vector_add.o", "vector_add_kernel.o"}, "the .cu object did not follow its header"
 
 
-def test_loopback_cublas_curand_links_the_libraries_and_imports(blas_rand_loopback, loopback_env) -> None:
-    built, before = blas_rand_loopback
+def test_loopback_cublas_curand_links_the_libraries_and_imports(built_sample, loopback_env) -> None:
+    built, before = built_sample("cublas_curand", "loopback")
     built.check()
     assert source_snapshot(built.directory) == before
     result = call_extension(
@@ -186,8 +188,8 @@ def check_musa_link(line: list[str], standin: MusaStandIn) -> None:
         assert f"-Wl,-rpath,{rpath}" in line
 
 
-def test_musa_dry_run_vector_add(vector_add_musa, musa_standin: MusaStandIn) -> None:
-    built, before = vector_add_musa
+def test_musa_dry_run_vector_add(built_sample, musa_standin: MusaStandIn) -> None:
+    built, before = built_sample("vector_add", "musa")
     built.check()
     assert source_snapshot(built.directory) == before
     (compile_argv,) = mcc_compiles(built)
@@ -197,8 +199,8 @@ def test_musa_dry_run_vector_add(vector_add_musa, musa_standin: MusaStandIn) -> 
     check_musa_link(link_line(built, "vector_add"), musa_standin)
 
 
-def test_musa_dry_run_cublas_curand(blas_rand_musa, musa_standin: MusaStandIn) -> None:
-    built, _ = blas_rand_musa
+def test_musa_dry_run_cublas_curand(built_sample, musa_standin: MusaStandIn) -> None:
+    built, _ = built_sample("cublas_curand", "musa")
     built.check()
     (compile_argv,) = mcc_compiles(built)
     check_musa_compile(compile_argv, built.directory / "blas_rand_kernels.cu", musa_standin)
