@@ -249,3 +249,28 @@ def test_nvcc_only_flag_is_refused_in_one_line(tmp_path: Path, musa_env) -> None
     assert len(fatal) == 1 and "--sanitize" in fatal[0]
     assert read_mcc_calls(directory / "mcc.log") == []
     assert extension_files(directory, "vector_add") == []
+
+
+# -- device link ---------------------------------------------------------------------------------
+
+RDC_AND_DLINK = (
+    'extra_compile_args={"cxx": ["-O2"], "nvcc": ["-O2", "--use_fast_math"]},',
+    'extra_compile_args={"cxx": ["-O2"], "nvcc": ["-O2", "-rdc=true"]}, dlink=True,',
+)
+
+
+def test_device_link_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, musa_env, musa_standin: MusaStandIn) -> None:
+    loopback, _ = build_sample("vector_add", tmp_path / "loopback", loopback_env, edit_setup=RDC_AND_DLINK)
+    loopback.check()
+    assert list((loopback.directory / "build").rglob("dlink.o")), "no device-link object"
+    imported = call_extension(loopback.directory, loopback_env, "import torch, vector_add; print('IMPORTED')").check()
+    assert "IMPORTED" in imported.output
+
+    musa, _ = build_sample("vector_add", tmp_path / "musa", musa_env, edit_setup=RDC_AND_DLINK)
+    musa.check()
+    calls = read_mcc_calls(musa.directory / "mcc.log")
+    (dlink,) = [argv for argv in calls if "-dlink" in argv]
+    assert dlink[0] == str(musa_standin.mcc) and "-fPIC" in dlink
+    assert Path(dlink[dlink.index("-o") + 1]).name == "dlink.o"
+    assert any(a.endswith("vector_add_kernel.o") for a in dlink)
+    assert "dlink.o" in " ".join(link_line(musa, "vector_add"))
