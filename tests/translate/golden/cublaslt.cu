@@ -1,7 +1,7 @@
 // cuBLASLt: an fp16 GEMM with fp32 accumulation and a fused bias + ReLU epilogue, as PyTorch's addmm and
 // apex's fused dense layers call it.
 #include <cuda_runtime.h>
-#include "cublasLt.h"
+#include <cublasLt.h>
 
 #include <cstddef>
 

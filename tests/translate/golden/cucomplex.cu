@@ -1,5 +1,5 @@
 // cuComplex: complex arithmetic in a kernel and on the host.
-#include "cuComplex.h"
+#include <cuComplex.h>
 
 __global__ void complex_axpy(int n, cuFloatComplex alpha, const cuFloatComplex* x, cuFloatComplex* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

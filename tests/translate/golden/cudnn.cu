@@ -1,5 +1,5 @@
 // cuDNN: a forward convolution with algorithm search, as PyTorch's legacy conv path and many extensions call it.
-#include "cudnn.h"
+#include <cudnn.h>
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 // cuFFT: a batched 1-D real-to-complex plan on a stream, with an explicit work area, as torch.fft plans it.
 #include <cuda_runtime.h>
-#include "cufft.h"
-#include "cufftXt.h"
+#include <cufft.h>
+#include <cufftXt.h>
 
 #include <cstddef>
 

@@ -1,6 +1,6 @@
 // cuSOLVER dense: LU solve, Cholesky and QR, the calls torch.linalg makes.
 #include <cuda_runtime.h>
-#include "cusolverDn.h"
+#include <cusolverDn.h>
 
 #define SOLVER_CHECK(expr)                       \
   do {                                           \

@@ -1,6 +1,6 @@
 // cuSPARSE generic API: y = alpha * A x + beta * y with A in CSR, as pytorch_sparse and torch.sparse use it.
 #include <cuda_runtime.h>
-#include "cusparse.h"
+#include <cusparse.h>
 
 #include <cstddef>
 #include <cstdint>

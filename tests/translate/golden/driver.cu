@@ -1,5 +1,6 @@
 // Driver API: initialisation, modules and launches, virtual memory management, tensor maps.
 #include <cuda.h>
+#include <cudaTypedefs.h>
 
 #include <cstddef>
 #include <cstdio>
