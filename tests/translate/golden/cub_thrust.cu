@@ -1,10 +1,9 @@
-// CUB and Thrust: a block reduction, a device-wide radix sort with a temporary-storage query, and Thrust
-// algorithms on device vectors (thrust_policy.cuh has the CUDA execution policy).
+// CUB and Thrust: a block reduction, a device-wide radix sort with a temporary-storage query, and a Thrust
+// reduction over raw device memory (thrust_policy.cuh has the CUDA execution policy on a stream).
 #include <cub/cub.cuh>
-#include <thrust/device_vector.h>
+#include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
-#include <thrust/sort.h>
 
 #include <cstddef>
 
@@ -26,7 +25,7 @@ cudaError_t sort_keys(const unsigned* keys_in, unsigned* keys_out, int n, void* 
   return cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, keys_in, keys_out, n, 0, 32, stream);
 }
 
-float sum_sorted(thrust::device_vector<float>& values) {
-  thrust::sort(thrust::device, values.begin(), values.end());
-  return thrust::reduce(thrust::device, values.begin(), values.end(), 0.0f);
+float sum(const float* data, int n) {
+  thrust::device_ptr<const float> begin = thrust::device_pointer_cast(data);
+  return thrust::reduce(thrust::device, begin, begin + n, 0.0f);
 }
