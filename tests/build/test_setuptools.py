@@ -217,7 +217,7 @@ def last_line(built: Built) -> str:
     return built.output.strip().splitlines()[-1]
 
 
-def test_torch_musa_missing_on_a_musa_machine(tmp_path: Path, build_env, musa_standin: MusaStandIn) -> None:
+def test_torch_musa_missing_on_a_musa_machine(tmp_path: Path, build_env, musa_standin: MusaStandIn, driver: None) -> None:
     directory = copy_sample("vector_add", tmp_path)
     built = run([*HOOKED, *BUILD_INPLACE], directory, {**build_env, "MUSA_HOME": str(musa_standin.home)})
     assert built.returncode == 1
