@@ -2,6 +2,7 @@
 
     python -m torchada_build --cmake-dir              # for -DTorchada_DIR=... / CMAKE_PREFIX_PATH
     python -m torchada_build --toolchain              # for -DCMAKE_TOOLCHAIN_FILE=...
+    python -m torchada_build --cuda-home              # for CUDA_HOME=... (bin/nvcc is torchada-nvcc)
     python -m torchada_build setup.py build_ext       # an unchanged setup.py, built for MUSA
 """
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from .commands import get_cmake_dir, get_toolchain_file
 from .errors import TorchadaError
+from .platform import detect_backend, get_toolkit_root
 
 __all__ = ["main"]
 
@@ -27,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--cmake-dir", action="store_true", help="print the folder of TorchadaConfig.cmake")
     where.add_argument("--toolchain", action="store_true", help="print the path of the CMake toolchain file")
+    where.add_argument(
+        "--cuda-home", action="store_true", help="print the CUDA root to build with (the toolkit mimic, on MUSA)"
+    )
     parser.add_argument("script", nargs="?", help="a build script (setup.py) to run with the cpp_extension hook")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     return parser
@@ -49,15 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(get_cmake_dir())
     elif options.toolchain:
         print(get_toolchain_file())
-    elif options.script:
+    else:
         try:
-            run_script(options.script, options.args)
+            if options.cuda_home:
+                print(get_toolkit_root(detect_backend().backend))
+            elif options.script:
+                run_script(options.script, options.args)
+            else:
+                parser.print_usage(sys.stderr)
+                return 2
         except TorchadaError as error:
             print(f"torchada: error: {error}", file=sys.stderr)
             return 1
-    else:
-        parser.print_usage(sys.stderr)
-        return 2
     return 0
 
 

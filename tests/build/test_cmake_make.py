@@ -151,3 +151,12 @@ def test_scikit_build_core_loopback(tmp_path: Path, loopback_env) -> None:
     )
     ran = run([sys.executable, "-c", code], source / "installed", env).check()
     assert "CHECKED saxpy: " in ran.output or "RESULT [3.0]" in ran.output
+
+
+def test_cuda_home_command_gives_a_root_whose_nvcc_is_the_driver(tmp_path: Path, loopback_env) -> None:
+    printed = run([sys.executable, "-m", "torchada_build", "--cuda-home"], tmp_path, loopback_env).check().output
+    cuda_home = Path(printed.strip())
+    directory = copy_sample("makefile", tmp_path)
+    run(["make", f"NVCC={cuda_home / 'bin' / 'nvcc'}", "saxpy.o"], directory, loopback_env).check()
+    translated = [p for p in Path(loopback_env["TORCHADA_CACHE_DIR"]).rglob("saxpy.cu") if b"musaMalloc" in p.read_bytes()]
+    assert translated, "the toolkit's bin/nvcc did not translate"
