@@ -51,6 +51,8 @@ class DbFacts:
     """``-l`` names the database renames: ``cublas`` → ``mublas``."""
     macros: dict[str, str]
     """Macro names the database renames: ``__CUDA_NO_HALF_OPERATORS__`` → its MUSA name."""
+    headers: dict[str, str]
+    """Header paths the database renames: ``cuda_runtime.h`` → ``musa_runtime.h``."""
 
     def library(self, name: str) -> str:
         return self.libraries.get(name, name)
@@ -72,6 +74,7 @@ def _compute() -> DbFacts:
         musa_arches=table.musa_arches,
         libraries={e.cuda: e.musa for e in renamed if e.kind is Kind.LIBRARY},
         macros={e.cuda: e.musa for e in renamed if e.kind is Kind.MACRO},
+        headers={e.cuda: e.musa for e in renamed if e.kind is Kind.HEADER},
     )
 
 
@@ -85,6 +88,7 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
             tuple(data["musa_arches"]),
             data["libraries"],
             data["macros"],
+            data["headers"],
         )
     except (OSError, ValueError, KeyError):
         pass
@@ -95,6 +99,7 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
         "musa_arches": facts.musa_arches,
         "libraries": facts.libraries,
         "macros": facts.macros,
+        "headers": facts.headers,
     }
     write_atomically(path, json.dumps(record, indent=1, sort_keys=True).encode())
     return facts

@@ -29,6 +29,7 @@ class JobKind(enum.Enum):
     ARCHIVE = "archive"
     LINK = "link"
     RUN = "run"
+    CLEAN = "clean"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -18,6 +17,7 @@ from .errors import InputError, UsageError
 from .parse import ParsedArgs
 
 __all__ = [
+    "DEVICE_ONLY_OPTIONS",
     "DependencyMode",
     "Dependencies",
     "Input",
@@ -73,7 +73,7 @@ _SUFFIXES = {
     ".gpu": Language.DEVICE_CODE,
 }
 _FORCED = {"cu": Language.CUDA, "c++": Language.CXX, "c": Language.C}
-_DEVICE_ONLY = ("--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir")
+DEVICE_ONLY_OPTIONS = ("--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +137,7 @@ def _phase(parsed: ParsedArgs) -> Phase:
         return Phase.DEPENDENCIES
     if parsed.has("--preprocess"):
         return Phase.PREPROCESS
-    if any(parsed.has(o) for o in _DEVICE_ONLY):
+    if any(parsed.has(o) for o in DEVICE_ONLY_OPTIONS):
         return Phase.DEVICE_ONLY
     if parsed.has("--compile") or parsed.has("--device-c") or parsed.has("--device-w"):
         return Phase.COMPILE
@@ -189,7 +189,7 @@ def _dependencies(parsed: ParsedArgs, phase: Phase, output: str | None) -> Depen
     )
 
 
-def build_request(parsed: ParsedArgs, environ: Mapping[str, str]) -> Request:
+def build_request(parsed: ParsedArgs) -> Request:
     """The request of a parsed command line; raises nvcc's errors for impossible ones."""
     phase = _phase(parsed)
     forced = _FORCED.get(parsed.last("--x") or "")

@@ -35,6 +35,7 @@ __all__ = [
     "CompileMode",
     "CompileStep",
     "Toolchain",
+    "dependency_flags",
     "host_compiler_words",
     "translate_macro",
 ]
@@ -86,6 +87,17 @@ class CompileStep:
     system_dependencies: bool = True
 
 
+def dependency_flags(step: CompileStep) -> list[str]:
+    """``-M``/``-MM``/``-MD``/``-MMD`` with a temporary ``-MF`` (the driver rewrites it) and ``-MT``."""
+    if step.depfile is None:
+        return []
+    if step.mode is CompileMode.DEPENDENCIES:
+        flag = "-M" if step.system_dependencies else "-MM"
+    else:
+        flag = "-MD" if step.system_dependencies else "-MMD"
+    return [flag, "-MF", step.depfile, "-MT", step.dependency_target or ""]
+
+
 def translate_macro(item: str, facts: DbFacts) -> str:
     """``__CUDA_NO_HALF_OPERATORS__=1`` → the same with the macro's MUSA name, when it has one."""
     match = _MACRO_NAME.match(item)
@@ -135,6 +147,10 @@ class Toolchain(abc.ABC):
     @abc.abstractmethod
     def default_arch(self, ctx: BuildContext) -> int:
         """The ``compute_NN`` that ``-v`` reports when no architecture was asked for."""
+
+    def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
+        """What ``-arch compute_<cuda_arch>`` becomes, for the ``-v`` line (empty: unchanged)."""
+        return ""
 
     # -- compiling -----------------------------------------------------------------------------
 
