@@ -52,9 +52,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
         from .dbfacts import get_db_facts
 
         prefix = "compute" if parsed.has("--list-gpu-arch") else "sm"
-        arches = get_db_facts(cache_dir).musa_for_sm
-        tiers = sorted({min(sm for sm in arches if arches[sm] == musa) for musa in set(arches.values())})
-        print("\n".join(f"{prefix}_{sm}" for sm in tiers))
+        print("\n".join(f"{prefix}_{sm}" for sm in get_db_facts(cache_dir).table_sms))
         return 0
     toolchain.check_options(parsed)
     echo = parsed.has("--verbose") or parsed.has("--dryrun")

@@ -20,6 +20,7 @@ from .cache import write_atomically
 __all__ = ["DbFacts", "get_db_facts", "translator_fingerprint"]
 
 _SM_RANGE = range(10, 200)
+_FORMAT = 1
 
 
 def _hipify_like_dir() -> Path:
@@ -47,12 +48,18 @@ class DbFacts:
     musa_for_sm: dict[int, str]
     """``sm_NN`` → ``mp_XX`` for every NN in 10..199, from the one arch table."""
     musa_arches: tuple[str, ...]
+    table_sms: tuple[int, ...]
+    """The ``sm_NN`` the arch table lists (each maps to its tier; others map to the nearest lower)."""
     libraries: dict[str, str]
     """``-l`` names the database renames: ``cublas`` → ``mublas``."""
     macros: dict[str, str]
     """Macro names the database renames: ``__CUDA_NO_HALF_OPERATORS__`` → its MUSA name."""
     headers: dict[str, str]
     """Header paths the database renames: ``cuda_runtime.h`` → ``musa_runtime.h``."""
+
+    def tier_sm(self, musa_arch: str) -> int | None:
+        """The lowest ``sm_NN`` of the table in ``musa_arch``'s tier (mp_22 → 80)."""
+        return min((sm for sm in self.table_sms if self.musa_for_sm[sm] == musa_arch), default=None)
 
     def library(self, name: str) -> str:
         return self.libraries.get(name, name)
@@ -72,6 +79,7 @@ def _compute() -> DbFacts:
         version=compute_version(),
         musa_for_sm={sm: table.musa_for_sm(sm) for sm in _SM_RANGE},
         musa_arches=table.musa_arches,
+        table_sms=tuple(sorted(table.by_sm)),
         libraries={e.cuda: e.musa for e in renamed if e.kind is Kind.LIBRARY},
         macros={e.cuda: e.musa for e in renamed if e.kind is Kind.MACRO},
         headers={e.cuda: e.musa for e in renamed if e.kind is Kind.HEADER},
@@ -79,13 +87,14 @@ def _compute() -> DbFacts:
 
 
 def get_db_facts(cache_dir: Path) -> DbFacts:
-    path = cache_dir / "db" / f"{translator_fingerprint()}.json"
+    path = cache_dir / "db" / f"{translator_fingerprint()}-{_FORMAT}.json"
     try:
         data = json.loads(path.read_text())
         return DbFacts(
             data["version"],
             {int(k): v for k, v in data["musa_for_sm"].items()},
             tuple(data["musa_arches"]),
+            tuple(data["table_sms"]),
             data["libraries"],
             data["macros"],
             data["headers"],
@@ -97,6 +106,7 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
         "version": facts.version,
         "musa_for_sm": facts.musa_for_sm,
         "musa_arches": facts.musa_arches,
+        "table_sms": facts.table_sms,
         "libraries": facts.libraries,
         "macros": facts.macros,
         "headers": facts.headers,

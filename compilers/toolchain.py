@@ -34,6 +34,7 @@ __all__ = [
     "BuildContext",
     "CompileMode",
     "CompileStep",
+    "LINK_OPTIONS",
     "Toolchain",
     "dependency_flags",
     "host_compiler_words",
@@ -41,6 +42,14 @@ __all__ = [
 ]
 
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
+
+LINK_OPTIONS = frozenset(
+    {
+        "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--profile",
+        "--cudart", "--cudadevrt", "--archive-options", "--archiver-binary", "--compiler-options",
+    }
+)  # fmt: skip
+"""Options the host link, the archive or the device link renders (:meth:`Toolchain.link_argv` …)."""
 
 
 class Backend(enum.Enum):

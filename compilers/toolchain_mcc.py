@@ -196,14 +196,10 @@ class MccToolchain(Toolchain):
         return [_device_arch() or ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
 
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
-        if ctx.environ.get("TORCHADA_MUSA_ARCH") or not ctx.targets.virtual:
-            return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
-        table = ctx.facts.musa_for_sm
-        return f"--offload-arch={table[min(max(cuda_arch, min(table)), max(table))]}"
+        return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
 
     def default_arch(self, ctx: BuildContext) -> int:
-        arch = self.musa_arches(ctx)[0]
-        return min((sm for sm, musa in ctx.facts.musa_for_sm.items() if musa == arch), default=DEFAULT_CUDA_ARCH)
+        return ctx.facts.tier_sm(self.musa_arches(ctx)[0]) or DEFAULT_CUDA_ARCH
 
     def _flags(self, ctx: BuildContext, unit: CachedUnit, *, device: bool) -> list[str]:
         flags: list[str] = []
