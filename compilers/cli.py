@@ -75,8 +75,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
         toolchain.require_installed()
     ctx = BuildContext(parsed, request, requested_targets(parsed), environ, cache_dir, workdir, launcher_words(environ))
     if echo:
-        numbers = ctx.targets.virtual or (toolchain.default_arch(ctx),)
-        print("\n".join(arch_line(n, toolchain.arch_note(ctx, n)) for n in numbers), file=sys.stderr, flush=True)
+        lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
+        print("\n".join(lines), file=sys.stderr, flush=True)
     jobs = plan_jobs(ctx, toolchain)
     if parsed.has("--clean-targets"):
         jobs = clean_jobs(ctx, jobs)

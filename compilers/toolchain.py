@@ -157,6 +157,14 @@ class Toolchain(abc.ABC):
     def default_arch(self, ctx: BuildContext) -> int:
         """The ``compute_NN`` that ``-v`` reports when no architecture was asked for."""
 
+    def reported_arches(self, ctx: BuildContext) -> list[int]:
+        """The ``-arch compute_NN`` lines of ``-v``: what was asked for, one per MUSA tier for ``all``."""
+        if ctx.targets.virtual:
+            return list(ctx.targets.virtual)
+        if ctx.targets.special in ("all", "all-major"):
+            return [sm for arch in ctx.facts.musa_arches if (sm := ctx.facts.tier_sm(arch)) is not None]
+        return [self.default_arch(ctx)]
+
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
         """What ``-arch compute_<cuda_arch>`` becomes, for the ``-v`` line (empty: unchanged)."""
         return ""
@@ -188,8 +196,13 @@ class Toolchain(abc.ABC):
                 )
                 raise UnsupportedOptionError(msg)
 
-    def library_name(self, ctx: BuildContext, name: str) -> str:
+    def library_name(self, ctx: BuildContext, name: str) -> str | None:
+        """The backend's name for ``-l<name>``; None leaves it out."""
         return name
+
+    def library_flags(self, ctx: BuildContext) -> list[str]:
+        names = (self.library_name(ctx, n) for n in ctx.parsed.values("--library"))
+        return [f"-l{name}" for name in names if name is not None]
 
     def rpath_dirs(self, ctx: BuildContext) -> list[Path]:
         return []
@@ -230,7 +243,7 @@ class Toolchain(abc.ABC):
         for item in parsed.values("--linker-options"):
             argv += ["-Xlinker", item]
         argv += [f"-L{d}" for d in parsed.values("--library-path")]
-        argv += [f"-l{self.library_name(ctx, name)}" for name in parsed.values("--library")]
+        argv += self.library_flags(ctx)
         argv += library_flags
         argv += [f"-Wl,-rpath,{d}" for d in self.rpath_dirs(ctx)]
         argv += self.runtime_libraries(parsed)

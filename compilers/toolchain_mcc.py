@@ -177,7 +177,9 @@ class MccToolchain(Toolchain):
         shims["libcudadevrt.a"] = "!<arch>\n"
         return shims
 
-    def library_name(self, ctx: BuildContext, name: str) -> str:
+    def library_name(self, ctx: BuildContext, name: str) -> str | None:
+        if name == "cudadevrt":
+            return None  # MUSA has no separate device runtime; CMake adds -lcudadevrt to device links
         return ctx.facts.library("cudart" if name == "cudart_static" else name)
 
     def musa_arches(self, ctx: BuildContext) -> list[str]:
@@ -234,11 +236,12 @@ class MccToolchain(Toolchain):
 
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
         # torch_musa's musa_devlink rule: mcc <objects> -o dlink.o -fPIC ... -dlink -L... -l...
-        argv = [str(self.musa.mcc), "-dlink", *objects, "-o", output, "-fPIC"]
+        words = [w for value in ctx.parsed.values("--compiler-options") for w in shell_words(value)]
+        argv = [str(self.musa.mcc), "-dlink", *objects, "-o", output, *([] if "-fPIC" in words else ["-fPIC"])]
         argv += [f"--offload-arch={a}" for a in self.musa_arches(ctx)]
-        argv += [w for value in ctx.parsed.values("--compiler-options") for w in shell_words(value)]
-        argv += [f"-L{d}" for d in ctx.parsed.values("--library-path")]
-        argv += [f"-l{self.library_name(ctx, n)}" for n in ctx.parsed.values("--library")]
+        argv += words
+        argv += [f"-L{d}" for d in [*ctx.parsed.values("--library-path"), str(self.musa.lib_dir)]]
+        argv += self.library_flags(ctx)
         return argv
 
     def needs_device_link(self, ctx: BuildContext) -> bool:
