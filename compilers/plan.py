@@ -119,15 +119,15 @@ def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: In
         return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
     temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
     if deps.mode is DependencyMode.ONLY:
-        target = request.dependency_target(source, request.object_for(source))
+        target = request.dependency_target(source)
         step = CompileStep(source, unit, CompileMode.DEPENDENCIES, None, temporary, target, deps.system)
         final = deps.file
         jobs.append(Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step))))
     else:
         assert obj is not None
-        target = request.dependency_target(source, obj)
+        target = request.dependency_target(source)
         step = CompileStep(source, unit, CompileMode.COMPILE, obj, temporary, target, deps.system)
-        final = request.depfile_for(source, obj)
+        final = request.depfile_for(source)
         jobs.append(Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,)))
     display = f"-- Filter Dependencies -- > {final}" if final else "-- Filter Dependencies --"
     filter_job = Job(

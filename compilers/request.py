@@ -118,18 +118,21 @@ class Request:
         name = PurePath(source.path).stem + ".o"
         return os.path.join(self.output_dir, name) if self.output_dir else name
 
-    def depfile_for(self, source: Input, obj: str) -> str:
-        """``-MD`` without ``-MF``: the object's name with ``.d``, else the input's stem ``.d`` here."""
+    def depfile_for(self, source: Input) -> str:
+        """``-MD`` without ``-MF``: the ``-o`` name with ``.d`` (in link mode too), else ``[odir/]stem.d``."""
         if self.dependencies.file:
             return self.dependencies.file
         if self.output:
-            return str(PurePath(obj).with_suffix(".d"))
-        return PurePath(source.path).stem + ".d"
+            return str(PurePath(self.output).with_suffix(".d"))
+        return str(PurePath(self.object_for(source)).with_suffix(".d"))
 
-    def dependency_target(self, source: Input, obj: str) -> str:
+    def dependency_target(self, source: Input) -> str:
+        """``-MT``, else the ``-o`` path with ``-MD``, else ``[odir/]stem.o``."""
         if self.dependencies.target:
             return self.dependencies.target
-        return obj if self.dependencies.mode is DependencyMode.WITH_COMPILE else self.object_for(source)
+        if self.dependencies.mode is DependencyMode.WITH_COMPILE and self.output:
+            return self.output
+        return self.object_for(source)
 
 
 def _phase(parsed: ParsedArgs) -> Phase:

@@ -13,6 +13,7 @@ mimic's ``lib64`` (the wheels ship ``libcublas.so.13`` but no ``libcublas.so``).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -38,7 +39,7 @@ from .toolchain import (
 )
 from .units import CachedUnit
 
-__all__ = ["LoopbackToolchain", "wheel_libraries"]
+__all__ = ["OWNED", "LoopbackToolchain", "wheel_include_dirs", "wheel_libraries"]
 
 OWNED = frozenset(
     {
@@ -60,14 +61,25 @@ _DEVICE_LINK_GROUPS = (Group.CODEGEN,)
 _DEVICE_LINK_OPTIONS = frozenset({"--compiler-options", "--compiler-bindir", "--nvlink-options", "--machine", "--m64"})
 
 
-def wheel_libraries() -> dict[str, Path]:
-    """The NVIDIA pip wheels' libraries by ``-l`` name: ``cublas`` → ``…/nvidia/cu13/lib/libcublas.so.13``."""
+@functools.cache
+def _nvidia_wheels(pattern: str) -> list[Path]:
+    """Paths matching ``pattern`` under the NVIDIA pip wheels (``site-packages/nvidia/<wheel>/…``)."""
     spec = importlib.util.find_spec("nvidia")
+    locations = sorted(spec.submodule_search_locations or ()) if spec else []
+    return [path for location in locations for path in sorted(Path(location).glob(pattern))]
+
+
+def wheel_libraries() -> dict[str, Path]:
+    """The wheels' libraries by ``-l`` name: ``cublas`` → ``…/nvidia/cu13/lib/libcublas.so.13``."""
     found: dict[str, Path] = {}
-    for location in sorted(spec.submodule_search_locations or ()) if spec else ():
-        for path in sorted(Path(location).glob("*/lib/lib*.so.*")):
-            found.setdefault(path.name[3:].partition(".so")[0], path)
+    for path in _nvidia_wheels("*/lib/lib*.so.*"):
+        found.setdefault(path.name[3:].partition(".so")[0], path)
     return found
+
+
+def wheel_include_dirs() -> list[Path]:
+    """The wheels' include directories (cuBLAS, cuRAND and NCCL headers)."""
+    return [d for d in _nvidia_wheels("*/include") if d.is_dir()]
 
 
 def _escape(value: str) -> str:
@@ -122,7 +134,7 @@ class LoopbackToolchain(Toolchain):
         return str(self.cuda.nvcc)
 
     def include_dirs(self) -> list[Path]:
-        return [self.cuda.include_dir] if self.cuda else []
+        return ([self.cuda.include_dir] if self.cuda else []) + wheel_include_dirs()
 
     def library_dirs(self) -> list[Path]:
         return [self.cuda.lib_dir] if self.cuda else []
@@ -178,7 +190,7 @@ class LoopbackToolchain(Toolchain):
         # Quoted includes of headers that were not translated still resolve next to the original.
         for directory in dict.fromkeys(os.path.dirname(o) for o in step.unit.originals):
             argv += ["-Xcompiler", _escape(shlex.join(["-iquote", directory]))]
-        argv.append(f"-I{_escape(str(include_dir))}")
+        argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)
         argv.append(str(step.unit.main))

@@ -194,15 +194,17 @@ def test_dependency_file_names() -> None:
     r = request("-MD", "-c", "dir/k.cu", "-o", "obj/k.o")
     source = r.sources[0]
     assert r.dependencies.mode is DependencyMode.WITH_COMPILE
-    assert r.depfile_for(source, "obj/k.o") == "obj/k.d"
-    assert r.dependency_target(source, "obj/k.o") == "obj/k.o"
-    r = request("-MD", "-c", "dir/k.cu")
-    assert r.depfile_for(r.sources[0], "k.o") == "k.d"
+    assert r.depfile_for(source) == "obj/k.d"
+    assert r.dependency_target(source) == "obj/k.o"
+    r = request("-MD", "-c", "dir/k.cu", "-odir", "objs")
+    assert r.depfile_for(r.sources[0]) == "objs/k.d"
+    r = request("-MD", "k.cu", "-o", "prog")  # link mode: named after the program, as nvcc does
+    assert (r.depfile_for(r.sources[0]), r.dependency_target(r.sources[0])) == ("prog.d", "prog")
     r = request("--generate-dependencies-with-compile", "--dependency-output", "k.o.d", "-c", "k.cu", "-o", "k.o")
-    assert r.depfile_for(r.sources[0], "k.o") == "k.o.d"  # torch's spelling
+    assert r.depfile_for(r.sources[0]) == "k.o.d"  # torch's spelling
     r = request("-M", "k.cu", "-MF", "a.d", "-o", "b.d", "-odir", "objs")
     assert r.dependencies.file == "b.d"  # with -M, -o beats -MF
-    assert r.dependency_target(r.sources[0], "") == "objs/k.o"
+    assert r.dependency_target(r.sources[0]) == "objs/k.o"
     assert not request("-MM", "k.cu").dependencies.system
     fails("'-MD'/'-MMD' is not supported when '-E' is also specified", "-E", "-MD", "k.cu")
 
