@@ -71,8 +71,6 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
         )
         print("\n".join(lines), file=sys.stderr, flush=True)
     request = build_request(parsed)
-    if execute:
-        toolchain.require_installed()
     ctx = BuildContext(parsed, request, requested_targets(parsed), environ, cache_dir, workdir, launcher_words(environ))
     if echo:
         lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
@@ -80,6 +78,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
     jobs = plan_jobs(ctx, toolchain)
     if parsed.has("--clean-targets"):
         jobs = clean_jobs(ctx, jobs)
+    elif execute:
+        toolchain.require_installed()
     if execute:
         workdir.mkdir(parents=True, exist_ok=True)
     try:

@@ -189,7 +189,7 @@ class LoopbackToolchain(Toolchain):
                 argv += _rendered(arg, ctx, step.unit)
         # Quoted includes of headers that were not translated still resolve next to the original.
         for directory in dict.fromkeys(os.path.dirname(o) for o in step.unit.originals):
-            argv += ["-Xcompiler", _escape(shlex.join(["-iquote", directory]))]
+            argv.append("-Xcompiler=" + _escape(shlex.join(["-iquote", directory])))  # ccache needs the = form
         argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)

@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -156,6 +157,8 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     }
     final = cache_dir / "units" / key
     if not (final / "unit.json").is_file():
+        if final.is_dir():  # not written by this module (units appear complete or not at all): replace it
+            shutil.rmtree(final, ignore_errors=True)
         with atomic_directory(final) as temporary:
             for path, translation in translations.items():
                 target = temporary / "tree" / _relative(path)
