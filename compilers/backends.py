@@ -6,13 +6,23 @@ itself) means nvcc passthrough; else mcc, whose error then says how to point at 
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .installations import find_cuda, find_musa
-from .toolchain import Backend, Toolchain
 
-__all__ = ["make_toolchain", "requested_backend", "select_backend"]
+if TYPE_CHECKING:
+    from .toolchain import Toolchain
+
+__all__ = ["Backend", "make_toolchain", "requested_backend", "select_backend"]
+
+
+class Backend(enum.Enum):
+    MCC = "mcc"
+    NVCC = "nvcc"
+    LOOPBACK = "loopback"
 
 _OPTION = "--torchada-backend"
 
@@ -52,6 +62,7 @@ def select_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend:
 
 
 def make_toolchain(backend: Backend, environ: Mapping[str, str]) -> Toolchain:
+    """The toolchain of a translating backend (imported only when a command line needs one)."""
     if backend is Backend.MCC:
         from .toolchain_mcc import MccToolchain
 

@@ -6,15 +6,12 @@ Set ``TORCHADA_DEBUG=1`` to see a traceback instead of the one-line message.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .backends import select_backend
+from .backends import Backend, select_backend
 from .errors import FailedProcessError, TorchadaError, format_fatal
-from .toolchain import Backend
 
 __all__ = ["main"]
 
@@ -22,11 +19,16 @@ _VERSION = frozenset({"--version", "-V"})
 
 
 def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) -> int:
+    if _VERSION & set(argv):  # nvcc ignores NVCC_*_FLAGS for --version
+        from .identity import version_banner
+
+        sys.stdout.write(version_banner(backend.value))
+        return 0
     from .archs import requested_targets
     from .backends import make_toolchain
     from .cache import get_cache_dir
     from .errors import warn
-    from .identity import arch_line, variable_lines, version_banner
+    from .identity import arch_line, variable_lines
     from .jobs import run_jobs
     from .launcher import launcher_words
     from .parse import parse_args
@@ -35,9 +37,6 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
     from .toolchain import BuildContext
     from .toolkit import ensure_toolkit
 
-    if _VERSION & set(argv):  # nvcc ignores NVCC_*_FLAGS for --version
-        sys.stdout.write(version_banner(backend.value))
-        return 0
     parsed = parse_args(argv, environ=environ)
     for message in parsed.warnings:
         warn(message)
@@ -57,6 +56,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
     toolchain.check_options(parsed)
     echo = parsed.has("--verbose") or parsed.has("--dryrun")
     execute = not parsed.has("--dryrun")
+    import tempfile
+
     workdir = Path(tempfile.gettempdir()) / f"torchada-nvcc-{os.getpid()}"
     if echo:
         from .dbfacts import get_db_facts
@@ -85,7 +86,10 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
     try:
         run_jobs(jobs, echo=echo, execute=execute, environ=environ)
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        if execute:
+            import shutil
+
+            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

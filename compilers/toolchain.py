@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from .archs import GpuTargets
+from .backends import Backend
 from .cmdline import shell_words
 from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError, UnsupportedOptionError
@@ -30,7 +31,6 @@ from .request import Input, Request
 from .units import CachedUnit
 
 __all__ = [
-    "Backend",
     "BuildContext",
     "CompileMode",
     "CompileStep",
@@ -50,12 +50,6 @@ LINK_OPTIONS = frozenset(
     }
 )  # fmt: skip
 """Options the host link, the archive or the device link renders (:meth:`Toolchain.link_argv` …)."""
-
-
-class Backend(enum.Enum):
-    MCC = "mcc"
-    NVCC = "nvcc"
-    LOOPBACK = "loopback"
 
 
 class CompileMode(enum.Enum):

@@ -28,8 +28,8 @@ from .installations import find_cuda
 from .options import Group
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import DEVICE_ONLY_OPTIONS, Language
+from .backends import Backend
 from .toolchain import (
-    Backend,
     BuildContext,
     CompileMode,
     CompileStep,

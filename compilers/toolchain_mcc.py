@@ -23,8 +23,8 @@ from .identity import VERSION_MACROS
 from .installations import find_musa
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import Language
+from .backends import Backend
 from .toolchain import (
-    Backend,
     BuildContext,
     CompileMode,
     CompileStep,

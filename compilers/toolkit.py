@@ -38,7 +38,8 @@ from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
 from .identity import CUDA_VERSION
 from .installations import find_cuda
-from .toolchain import Backend, Toolchain
+from .backends import Backend
+from .toolchain import Toolchain
 
 __all__ = ["ensure_toolkit", "get_cuda_home"]
 

@@ -19,7 +19,6 @@ Run as a module, it is the translate job of ``--dryrun`` output:
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -194,6 +193,8 @@ def translate_command(request: UnitRequest) -> tuple[str, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python -m torchada_build.compilers.units", description=__doc__)
     parser.add_argument("source", type=Path)
     parser.add_argument("-I", dest="include_dirs", action="append", type=Path, default=[])
