@@ -10,12 +10,15 @@ Some MUSA spellings cannot be mapped back by macros and are left out (each is th
 code, or is reported by a failing loopback compile):
 
 * names PyTorch itself defines (``PrivateUse1``, ``is_privateuseone``): they are valid as they are;
-* qualified names other than namespaces, members and dispatch keys, for the same reason;
+* qualified names other than namespaces (``DeviceType::PrivateUse1``) and dispatch keys, for the same
+  reason; a qualified namespace (``at::musa``) becomes a namespace alias, any other renamed name a
+  macro (a namespace such as ``mtmusa`` or ``MUSACachingAllocator`` too, wherever it is nested);
 * ``thrust::musa``: Thrust's ``cuda`` is itself an alias inside a versioned namespace.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -87,13 +90,13 @@ def render_prelude(db: MappingDB, arch: ArchTable) -> str:
     lines.append("")
     namespaces: list[str] = []
     for musa, entry in _by_musa([e for e in db.entries if _reversible(e)]).items():
-        if entry.kind is Kind.NAMESPACE:
-            namespaces += _namespace_lines(entry) if "::" in entry.cuda else [
-                f"namespace {entry.cuda} {{}} namespace {musa} = ::{entry.cuda};"
-            ]
-        elif "::" in entry.cuda or entry.cuda.startswith("."):
+        if "::" in entry.cuda:
+            if entry.kind is Kind.NAMESPACE:
+                namespaces += _namespace_lines(entry)
             continue
-        elif entry.kind is Kind.MACRO and entry.cuda.startswith("__") and entry.cuda.endswith("__"):
+        if entry.cuda.startswith("."):  # a member: the macro renames the member name
+            musa, entry = musa[1:], dataclasses.replace(entry, cuda=entry.cuda[1:])
+        if entry.kind is Kind.MACRO and entry.cuda.startswith("__") and entry.cuda.endswith("__"):
             # Predefined or command-line macros: defined back only where the CUDA one is.
             lines += [f"#if defined({entry.cuda}) && !defined({musa})", f"#define {musa} {entry.cuda}", "#endif"]
         else:

@@ -35,6 +35,7 @@ _FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
 _WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
 _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\n]*)>|"([^"\n]*)")')
+_INCLUDE_LINE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?\b")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 
 
@@ -204,6 +205,13 @@ class _FileTranslator:
         line_start = self.data.rfind(b"\n", 0, start) + 1
         return not self.data[line_start:start].strip()
 
+    def in_include_path(self, i: int) -> bool:
+        """Whether token ``i`` is part of the header name of an ``#include`` line."""
+        start = self.tokens.starts[i]
+        line_start = self.data.rfind(b"\n", 0, start) + 1
+        directive = _INCLUDE_LINE.match(self.data, line_start)
+        return directive is not None and start >= directive.end()
+
     def same_line(self, a: int, b: int) -> bool:
         return b"\n" not in self.data[self.tokens.starts[a] : self.tokens.starts[b]]
 
@@ -244,6 +252,8 @@ class _FileTranslator:
             i = self.tokens.at(match.start())
             if i is None or self.tokens.kinds[i] not in _IDENTIFIER_KINDS or self.tokens.end(i) != match.end():
                 continue  # inside a comment, a literal or a longer token
+            if self.in_include_path(i):
+                continue  # a word of <some/path.h>: the include rule alone looks at it
             self.translate_word(i, match.group().decode())
         text = self.splice()
         return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))

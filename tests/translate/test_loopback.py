@@ -4,8 +4,8 @@ are not installed) is skipped with that reason; every other must compile after t
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -15,12 +15,16 @@ from hipify_like.compat import write_compat_headers
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "translate" / "golden"
-SITE = Path(sysconfig.get_paths()["purelib"])
+def _package_dirs(name: str) -> list[Path]:
+    spec = importlib.util.find_spec(name)
+    return [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+
+
 LIBRARY_INCLUDES = [
-    SITE / "nvidia" / "cu13" / "include",
-    SITE / "nvidia" / "nccl" / "include",
-    SITE / "torch" / "include",
-    SITE / "torch" / "include" / "torch" / "csrc" / "api" / "include",
+    *(d / "cu13" / "include" for d in _package_dirs("nvidia")),
+    *(d / "nccl" / "include" for d in _package_dirs("nvidia")),
+    *(d / "include" for d in _package_dirs("torch")),
+    *(d / "include" / "torch" / "csrc" / "api" / "include" for d in _package_dirs("torch")),
 ]
 INPUTS = [REPO / "samples" / "makefile" / "saxpy.cu"] + sorted(GOLDEN.glob("*.cu"))
 
