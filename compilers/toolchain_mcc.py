@@ -171,8 +171,12 @@ class MccToolchain(Toolchain):
         return ["-lmusart", "-lrt", "-lpthread", "-ldl"]
 
     def shim_libraries(self, facts: DbFacts) -> dict[str, str]:
+        shims = {}
+        for cuda, musa in facts.libraries.items():
+            suffix = ".a" if cuda.endswith("_static") else ".so"
+            shims[f"lib{cuda}{suffix}"] = f"INPUT(-l{musa})\n"
+        # The runtime is this backend's choice, whatever the database says (see runtime_libraries).
         musart = facts.library("cudart")
-        shims = {f"lib{cuda}.so": f"INPUT(-l{musa})\n" for cuda, musa in facts.libraries.items()}
         shims["libcudart.so"] = shims["libcudart_static.a"] = f"INPUT(-l{musart})\n"
         shims["libcudadevrt.a"] = "!<arch>\n"
         return shims
