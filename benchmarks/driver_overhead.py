@@ -45,7 +45,9 @@ def best_seconds(command: list[str], env: dict[str, str], cwd: Path, repeat: int
 
 def environment(cache: Path, backend: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NVCC_", "TORCHADA_", "PYTHONDONTWRITEBYTECODE"))}
-    env.update(TORCHADA_CACHE_DIR=str(cache), TORCHADA_BACKEND=backend, MUSA_HOME=str(REPO / "tests" / "inputs" / "musa"))
+    env.update(
+        TORCHADA_CACHE_DIR=str(cache), TORCHADA_BACKEND=backend, MUSA_HOME=str(REPO / "tests" / "inputs" / "musa")
+    )
     return env
 
 
@@ -55,7 +57,10 @@ def startup(work: Path, repeat: int) -> None:
     baseline = best_seconds([sys.executable, "-c", "pass"], env, work, repeat)
     print(f"start-up (best of {repeat}; target <= 100 ms)")
     print(f"  {'python -c pass (baseline)':<34} {baseline * 1e3:7.1f} ms   1.00x")
-    for label, argv in (("torchada-nvcc --version", ["--version"]), ("torchada-nvcc --dryrun -c (warm)", ["--dryrun", *ARGV])):
+    for label, argv in (
+        ("torchada-nvcc --version", ["--version"]),
+        ("torchada-nvcc --dryrun -c (warm)", ["--dryrun", *ARGV]),
+    ):
         seconds = best_seconds([str(DRIVER), *argv], env, work, repeat)
         verdict = "ok" if seconds <= 0.100 else "over target"
         print(f"  {label:<34} {seconds * 1e3:7.1f} ms   {seconds / baseline:.2f}x  {verdict}")
@@ -67,15 +72,22 @@ def overhead(work: Path, repeat: int) -> None:
         return
     cache = work / "cache"
     env = environment(cache, "loopback")
-    shown = subprocess.run([str(DRIVER), "--dryrun", *ARGV], env=env, cwd=work, check=True, capture_output=True, text=True)
+    shown = subprocess.run(
+        [str(DRIVER), "--dryrun", *ARGV], env=env, cwd=work, check=True, capture_output=True, text=True
+    )
     direct = shlex.split([line for line in shown.stderr.splitlines() if " -c " in line][-1][3:])
     subprocess.run(direct, env=env, cwd=work, check=True)  # the translated unit and compat headers exist now
     nvcc = best_seconds(direct, env, work, repeat)
     warm = best_seconds([str(DRIVER), *ARGV], env, work, repeat)
-    cold = best_seconds([str(DRIVER), *ARGV], env, work, repeat, before=lambda: shutil.rmtree(cache, ignore_errors=True))
+    cold = best_seconds(
+        [str(DRIVER), *ARGV], env, work, repeat, before=lambda: shutil.rmtree(cache, ignore_errors=True)
+    )
     print(f"overhead on a real kernel, loopback backend (best of {repeat}; target <= 1.05x warm)")
     print(f"  {'nvcc on the translated unit':<34} {nvcc:7.3f} s    1.00x")
-    print(f"  {'torchada-nvcc -c, warm cache':<34} {warm:7.3f} s    {warm / nvcc:.3f}x  {'ok' if warm / nvcc <= 1.05 else 'over target'}")
+    print(
+        f"  {'torchada-nvcc -c, warm cache':<34} {warm:7.3f} s    {warm / nvcc:.3f}x  "
+        + ("ok" if warm / nvcc <= 1.05 else "over target")
+    )
     print(f"  {'torchada-nvcc -c, cold cache':<34} {cold:7.3f} s    {cold / nvcc:.3f}x")
 
 

@@ -24,6 +24,7 @@ class Backend(enum.Enum):
     NVCC = "nvcc"
     LOOPBACK = "loopback"
 
+
 _OPTION = "--torchada-backend"
 
 

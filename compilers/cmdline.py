@@ -1,8 +1,8 @@
 """nvcc's small tokenizers: options files, comma lists, and shell-style unquoting of pass-through items.
 
 * An options file (``--options-file f``): whitespace separates words, ``"…"`` groups, a backslash
-  escapes the next character (an escaped newline is part of the word), single quotes are ordinary characters, and there are no
-  comments (``nvcc_driver.md`` §1.2).
+  escapes the next character (an escaped newline is part of the word), single quotes are ordinary
+  characters, and there are no comments (``nvcc_driver.md`` §1.2).
 * A list value (``-I a,b``, ``-Xcompiler a,b``) splits on commas; ``\\,`` keeps a comma (the backslash
   goes), text inside double quotes keeps its commas (and its quotes), and empty items are dropped.
 * A pass-through item (``-Xcompiler "'-fPIC'"``) is pasted unquoted into a ``/bin/sh`` command line by

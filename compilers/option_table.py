@@ -35,6 +35,7 @@ def _unsupported(reason: str) -> Treatment:
     return Treatment(Action.UNSUPPORTED, reason)
 
 
+# fmt: off
 OPTIONS: tuple[Option, ...] = (
     Option("--allow-unsupported-compiler", "-allow-unsupported-compiler", FLAG, FILE, "skip the host compiler version check",
         mcc=_drop("mcc has no host compiler version check"),
@@ -551,3 +552,4 @@ OPTIONS: tuple[Option, ...] = (
         choices=("c", "c++", "cu"),
     ),
 )
+# fmt: on

@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
-import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
+from .backends import Backend
 from .cache import write_atomically
 from .dbfacts import DbFacts, translator_fingerprint
 from .errors import ToolNotFoundError
@@ -28,7 +28,6 @@ from .installations import find_cuda
 from .options import Group
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import DEVICE_ONLY_OPTIONS, Language
-from .backends import Backend
 from .toolchain import (
     BuildContext,
     CompileMode,
@@ -95,20 +94,12 @@ def _rendered(arg: Arg, ctx: BuildContext, unit: CachedUnit) -> list[str]:
             return list(arg.spelling)
         flag = "-D" if canonical == "--define-macro" else "-U"
         return [f"{flag}{_escape(v)}" for v in translated]
-    if canonical in ("--include-path", "--system-include"):
-        flag = "-I" if canonical == "--include-path" else "-isystem"
-        words: list[str] = []
-        for value in arg.values:
-            mirror = unit.mirrored_dir(Path(value).absolute())
-            pairs = ([str(mirror)] if mirror else []) + [value]
-            words += [w for p in pairs for w in ((f"-I{_escape(p)}",) if flag == "-I" else (flag, _escape(p)))]
-        return words
+    if canonical == "--include-path":
+        return [f"-I{_escape(d)}" for value in arg.values for d in unit.search_dirs(value)]
+    if canonical == "--system-include":
+        return [w for value in arg.values for d in unit.search_dirs(value) for w in ("-isystem", _escape(d))]
     if canonical == "--pre-include":
-        words = []
-        for value in arg.values:
-            mirror = unit.mirror(Path(value).absolute())
-            words += ["-include", _escape(str(mirror) if mirror.is_file() else value)]
-        return words
+        return [w for value in arg.values for w in ("-include", _escape(unit.pre_include(value)))]
     return list(arg.spelling)
 
 
@@ -176,7 +167,9 @@ class LoopbackToolchain(Toolchain):
         from hipify_like.compat import write_compat_headers
 
         headers = write_compat_headers(ctx.cache_dir / "compat")
-        write_atomically(record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode())
+        write_atomically(
+            record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode()
+        )
         return headers.include_dir, headers.prelude
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
@@ -188,7 +181,7 @@ class LoopbackToolchain(Toolchain):
             elif arg.kind is ArgKind.OPTION and arg.canonical not in OWNED:
                 argv += _rendered(arg, ctx, step.unit)
         # Quoted includes of headers that were not translated still resolve next to the original.
-        for directory in dict.fromkeys(os.path.dirname(o) for o in step.unit.originals):
+        for directory in step.unit.original_dirs:
             argv.append("-Xcompiler=" + _escape(shlex.join(["-iquote", directory])))  # ccache needs the = form
         argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)

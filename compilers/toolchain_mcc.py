@@ -12,10 +12,10 @@ host compiler with the MUSA include directory; the host compiler also links, add
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from .backends import Backend
 from .cmdline import shell_words
 from .dbfacts import DbFacts
 from .errors import ToolNotFoundError, UsageError
@@ -23,7 +23,6 @@ from .identity import VERSION_MACROS
 from .installations import find_musa
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import Language
-from .backends import Backend
 from .toolchain import (
     BuildContext,
     CompileMode,
@@ -40,30 +39,21 @@ DEFAULT_CUDA_ARCH = 80
 """What ``-v`` reports, and builds target, when neither the command line, ``TORCHADA_MUSA_ARCH`` nor a
 visible MUSA device says: sm_80, whose MUSA tier is mp_22 (MTT S4000)."""
 
-_WERROR = {"all-warnings": "-Werror", "reorder": "-Werror=reorder", "deprecated-declarations": "-Werror=deprecated-declarations"}
+_WERROR = {
+    "all-warnings": "-Werror",
+    "reorder": "-Werror=reorder",
+    "deprecated-declarations": "-Werror=deprecated-declarations",
+}
 
 Render = Callable[[BuildContext, CachedUnit, Arg], list[str]]
 
 
 def _include(flag: str) -> Render:
-    def render(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
-        words: list[str] = []
-        for value in arg.values:
-            mirror = unit.mirrored_dir(Path(value).absolute())
-            if mirror is not None:
-                words += [flag, str(mirror)]
-            words += [flag, value]
-        return words
-
-    return render
+    return lambda ctx, unit, arg: [w for v in arg.values for d in unit.search_dirs(v) for w in (flag, d)]
 
 
 def _pre_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
-    words: list[str] = []
-    for value in arg.values:
-        mirror = unit.mirror(Path(value).absolute())
-        words += ["-include", str(mirror) if mirror.is_file() else value]
-    return words
+    return [w for value in arg.values for w in ("-include", unit.pre_include(value))]
 
 
 def _constant(*words: str) -> Render:
@@ -216,9 +206,7 @@ class MccToolchain(Toolchain):
             elif arg.canonical in renderers:
                 flags += renderers[arg.canonical](ctx, unit, arg)
         # Quoted includes of headers that were not translated still resolve next to the original.
-        for directory in dict.fromkeys(os.path.dirname(o) for o in unit.originals):
-            flags += ["-iquote", directory]
-        return flags
+        return flags + [w for directory in unit.original_dirs for w in ("-iquote", directory)]
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
         device = step.source.language is Language.CUDA

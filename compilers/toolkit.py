@@ -33,12 +33,12 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from .backends import Backend
 from .cache import atomic_directory, get_cache_dir
 from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
 from .identity import CUDA_VERSION
 from .installations import find_cuda
-from .backends import Backend
 from .toolchain import Toolchain
 
 __all__ = ["ensure_toolkit", "get_cuda_home"]

@@ -74,6 +74,22 @@ class CachedUnit:
         prefix = str(self.tree) + os.sep
         return os.sep + normalized[len(prefix) :] if normalized.startswith(prefix) else None
 
+    @property
+    def original_dirs(self) -> list[str]:
+        """The directories of the original files: where a quoted include of an untranslated sibling
+        header is found (the compiler gets them as ``-iquote``)."""
+        return list(dict.fromkeys(os.path.dirname(o) for o in self.originals))
+
+    def search_dirs(self, directory: str) -> list[str]:
+        """An include directory's translated copy (when the unit has one), then the directory itself."""
+        mirror = self.mirrored_dir(Path(directory).absolute())
+        return ([str(mirror)] if mirror is not None else []) + [directory]
+
+    def pre_include(self, path: str) -> str:
+        """A forced include: its translated copy when it is a project header of the unit."""
+        mirror = self.mirror(Path(path).absolute())
+        return str(mirror) if mirror.is_file() else path
+
     def mirrored_dir(self, directory: Path) -> Path | None:
         """The mirror of an include directory, when the unit translated something under it."""
         mirror = self.mirror(directory)

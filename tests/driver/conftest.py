@@ -11,9 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-
 from driver_support import CLEARED, FAKE_MUSA, Result
-
 from torchada_build.compilers.cli import main
 
 

@@ -58,7 +58,10 @@ def test_bad_backend(driver, driver_env) -> None:
     driver_env("cuda")
     assert _fatal(driver(["-c", "k.cu"])) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'cuda'"
     driver_env("mcc")
-    assert _fatal(driver(["--torchada-backend=hip", "k.cu"])) == "--torchada-backend must be mcc, nvcc or loopback, not 'hip'"
+    assert (
+        _fatal(driver(["--torchada-backend=hip", "k.cu"]))
+        == "--torchada-backend must be mcc, nvcc or loopback, not 'hip'"
+    )
 
 
 def test_bad_musa_arch(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,4 +89,7 @@ def test_missing_host_compiler(driver, tmp_path: Path, monkeypatch: pytest.Monke
 
 def test_unsupported_option_for_mcc(driver) -> None:
     message = _fatal(driver(["-ptx", "k.cu"]))
-    assert message == "option '-ptx' is not supported by the mcc backend: PTX is NVIDIA's virtual ISA; mcc does not emit it"
+    assert (
+        message
+        == "option '-ptx' is not supported by the mcc backend: PTX is NVIDIA's virtual ISA; mcc does not emit it"
+    )

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from torchada_build.compilers import units
 from torchada_build.compilers.units import UnitRequest, get_unit
 
@@ -58,8 +57,9 @@ def test_changing_a_header_makes_a_new_unit(project: Path, tmp_path: Path) -> No
     assert first.root.is_dir()  # units never change; the old one stays valid for whoever uses it
 
 
-def test_the_translator_version_and_the_options_are_part_of_the_key(project: Path, tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_the_translator_version_and_the_options_are_part_of_the_key(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache = tmp_path / "cache"
     first = get_unit(_request(project), cache)
     assert get_unit(UnitRequest(project / "k.cu", ()), cache).root != first.root  # include dirs
@@ -109,7 +109,14 @@ def test_leftovers_of_a_killed_run_are_never_read(project: Path, tmp_path: Path)
 
 def test_parallel_builds_agree(project: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    command = [sys.executable, "-m", "torchada_build.compilers.units", str(project / "k.cu"), "-I", str(project / "include")]
+    command = [
+        sys.executable,
+        "-m",
+        "torchada_build.compilers.units",
+        str(project / "k.cu"),
+        "-I",
+        str(project / "include"),
+    ]
     env = {"TORCHADA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
     runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) for _ in range(6)]
     roots = {run.communicate()[0].strip() for run in runs}

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from driver_support import REPO, TORCHADA_NVCC, cli_env
-
 from torchada_build.compilers.toolkit import get_cuda_home
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]

@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from driver_support import FAKE_MUSA, REPO
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -35,7 +34,8 @@ CASES: dict[str, tuple[list[str], dict[str, str]]] = {
         {},
     ),
     "cmake_compile_rdc": (
-        ["-forward-unknown-to-host-compiler", "-Dkern_EXPORTS", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+        ["-forward-unknown-to-host-compiler", "-Dkern_EXPORTS",
+         "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
          "-Xcompiler=-fPIC", "-std=c++17", "-MD", "-MT", "CMakeFiles/kern.dir/saxpy.cu.o", "-MF",
          "CMakeFiles/kern.dir/saxpy.cu.o.d", "-x", "cu", "-rdc=true", "-c", "$SRC/saxpy.cu", "-o",
          "CMakeFiles/kern.dir/saxpy.cu.o"],

@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
-
-from hipify_like.mapping import load_db
 from torchada_build.compilers.options import Action, Kind, find_option
 from torchada_build.compilers.parse import ArgKind, parse_args
 from torchada_build.compilers.toolchain_loopback import OWNED
+
+from hipify_like.mapping import load_db
 
 TSV = Path(__file__).parent / "data" / "nvcc_options.tsv"
 with TSV.open(newline="") as _f:
@@ -30,7 +30,8 @@ SAMPLES = {
     "--dependency-target-name": "tgt", "--compiler-options": "-Wall", "--linker-options": "-znow",
     "--compiler-bindir": "g++", "--default-stream": "per-thread", "--cudart": "none", "--fmad": "false",
     "--ftz": "true", "--pre-include": "pre.h", "--archiver-binary": "/opt/ar", "--archive-options": "-v",
-    "--run-args": "a,b", "--output-directory": "objs", "--options-file": "opts.txt", "--frandom-seed": "s42", "--relocatable-device-code": "true",
+    "--run-args": "a,b", "--output-directory": "objs", "--options-file": "opts.txt", "--frandom-seed": "s42",
+    "--relocatable-device-code": "true",
 }  # fmt: skip
 
 LINK = ["k.o", "-o", "app"]
@@ -149,7 +150,9 @@ def test_parses_in_every_spelling(row: dict[str, str], project: Path, monkeypatc
         args = [a for a in parsed.args if a.kind is ArgKind.OPTION]
         assert args[0].option is option, form
         assert len(args) == (2 if option.long == "--options-file" else 1), form  # the file holds -O1
-        expected = () if not option.kind.takes_value else (value,) if not option.kind.is_list else tuple(value.split(","))
+        expected = (
+            () if not option.kind.takes_value else (value,) if not option.kind.is_list else tuple(value.split(","))
+        )
         if option.kind is Kind.REPEATED:
             expected = (value,)
         assert args[0].values == expected, form

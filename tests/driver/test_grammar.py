@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from torchada_build.compilers.archs import GpuTargets, requested_targets
 from torchada_build.compilers.cmdline import split_list, split_options_text
 from torchada_build.compilers.errors import InputError, UsageError
@@ -105,7 +104,7 @@ def test_options_files_nest_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_options_file_tokenizer() -> None:
-    assert split_options_text('a "b c" d\\ e \'f g\' h\\\ni # x') == ["a", "b c", "d e", "'f", "g'", "h\ni", "#", "x"]
+    assert split_options_text("a \"b c\" d\\ e 'f g' h\\\ni # x") == ["a", "b c", "d e", "'f", "g'", "h\ni", "#", "x"]
 
 
 def test_options_file_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,7 +130,9 @@ def test_unknown_options_are_forwarded_only_when_asked() -> None:
     parsed = parse("-Wall", "-fopenmp", "k.cu", "-forward-unknown-to-host-compiler")  # anywhere on the line
     assert parsed.forwarded(ArgKind.TO_HOST_COMPILER) == ["-Wall", "-fopenmp"]
     assert parsed.inputs == ["k.cu"]  # the next word is not taken as a value
-    assert parse("-Wl,-znow", "-forward-unknown-to-host-linker", "k.o").forwarded(ArgKind.TO_HOST_LINKER) == ["-Wl,-znow"]
+    assert parse("-Wl,-znow", "-forward-unknown-to-host-linker", "k.o").forwarded(ArgKind.TO_HOST_LINKER) == [
+        "-Wl,-znow"
+    ]
     assert parse("-pthread", "-forward-unknown-opts", "k.o").forwarded(ArgKind.TO_HOST_BOTH) == ["-pthread"]
 
 
@@ -215,7 +216,8 @@ def test_dependency_file_names() -> None:
         (["-arch=sm_80"], GpuTargets((80,), (80,))),
         (["-arch", "compute_80", "-code", "sm_86,compute_80"], GpuTargets((80,), (86,))),
         (["--generate-code=arch=compute_80,code=[compute_80,sm_80]"], GpuTargets((80,), (80,))),  # CMake
-        (["-gencode=arch=compute_75,code=sm_75", "-gencode", "code=sm_90a,arch=compute_90a"], GpuTargets((75, 90), (75, 90))),
+        (["-gencode=arch=compute_75,code=sm_75", "-gencode", "code=sm_90a,arch=compute_90a"],
+         GpuTargets((75, 90), (75, 90))),
         (["-gencode=arch=compute_80,code=compute_80"], GpuTargets((80,), ())),  # torch's +PTX
         (["-arch=all-major"], GpuTargets(special="all-major")),
         (["-arch=native"], GpuTargets(special="native")),

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from driver_support import cli_env, run_cli
-
 from torchada_build.compilers.toolkit import get_cuda_home
 
 
@@ -35,7 +34,9 @@ def test_cmake_determine_cuda(driver, cache_dir: Path) -> None:
     assert result.stderr.endswith("torchada-nvcc fatal   : Don't know what to do with '__cmake_determine_cuda'\n")
 
 
-def test_libraries_appear_word_for_word_on_the_link_line(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_libraries_appear_word_for_word_on_the_link_line(
+    driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     result = driver(["--dryrun", "k.o", "-o", "a.out"])
     libraries = re.search(r"^#\$ LIBRARIES= *(.*)$", result.stderr, re.M).group(1)
@@ -47,7 +48,13 @@ def test_libraries_appear_word_for_word_on_the_link_line(driver, tmp_path: Path,
 def test_one_arch_line_per_requested_architecture(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cu").write_text("")
-    argv = ["--dryrun", "-c", "k.cu", "-gencode=arch=compute_75,code=sm_75", "--generate-code=arch=compute_90,code=[sm_90]"]
+    argv = [
+        "--dryrun",
+        "-c",
+        "k.cu",
+        "-gencode=arch=compute_75,code=sm_75",
+        "--generate-code=arch=compute_90,code=[sm_90]",
+    ]
     arches = re.findall(r"-arch compute_([0-9]+)", driver(argv).stderr)  # CMake's own expression
     assert arches == ["75", "90"]
 
@@ -70,7 +77,9 @@ def test_the_mimic_nvcc_keeps_its_backend(cache_dir: Path) -> None:
     env = cli_env(cache_dir, "mcc")
     home = get_cuda_home("mcc", env)
     env["TORCHADA_BACKEND"] = "nvcc"  # the mimic's script fixes the backend whatever the environment says
-    done = subprocess.run([str(home / "bin" / "nvcc"), "--version"], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [str(home / "bin" / "nvcc"), "--version"], env=env, capture_output=True, text=True, check=True
+    )
     assert "mcc backend" in done.stdout
 
 

@@ -66,7 +66,9 @@ def test_paths_with_spaces_quotes_and_non_ascii(tmp_path: Path, cache_dir: Path,
     # shell) and file names with commas (its fatbinary step), so quotes go in file names here.
     project = tmp_path / "dir with spaces and ünïcode"
     (project / "inc dir").mkdir(parents=True)
-    (project / "inc dir" / "helper ü.cuh").write_text("#pragma once\n__device__ inline float twice(float x) { return 2 * x; }\n")
+    (project / "inc dir" / "helper ü.cuh").write_text(
+        "#pragma once\n__device__ inline float twice(float x) { return 2 * x; }\n"
+    )
     (project / "k 'ernel' v2.cu").write_text(
         '#include "helper ü.cuh"\n#include <cuda_runtime.h>\n'
         "__global__ void k(float* x) { x[0] = twice(x[0]); }\n"

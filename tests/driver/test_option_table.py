@@ -8,7 +8,6 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from torchada_build.compilers import docs
 from torchada_build.compilers.options import Action, Kind, all_options, find_option
 from torchada_build.compilers.plan import HANDLED_BY_PLAN

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from driver_support import cli_env
-
 from torchada_build.compilers.installations import find_cuda
 from torchada_build.compilers.toolkit import get_cuda_home
 
@@ -41,11 +40,21 @@ def test_shims_link_against_the_musa_runtime(tmp_path: Path, cache_dir: Path) ->
     musa_lib = tmp_path / "musa" / "lib"
     musa_lib.mkdir(parents=True)
     (tmp_path / "musart.c").write_text("int musart_marker(void) { return 42; }\n")
-    subprocess.run([compiler, "-shared", "-fPIC", str(tmp_path / "musart.c"), "-o", str(musa_lib / "libmusart.so")], check=True)
+    subprocess.run(
+        [compiler, "-shared", "-fPIC", str(tmp_path / "musart.c"), "-o", str(musa_lib / "libmusart.so")], check=True
+    )
     (tmp_path / "main.c").write_text("int musart_marker(void);\nint main(void) { return musart_marker() != 42; }\n")
     for libraries in (["-lcudadevrt", "-lcudart_static", "-lrt", "-lpthread", "-ldl"], ["-lcudart"]):
         program = tmp_path / "program"
-        command = [compiler, str(tmp_path / "main.c"), f"-L{home / 'lib64'}", f"-L{musa_lib}", *libraries, "-o", str(program)]
+        command = [
+            compiler,
+            str(tmp_path / "main.c"),
+            f"-L{home / 'lib64'}",
+            f"-L{musa_lib}",
+            *libraries,
+            "-o",
+            str(program),
+        ]
         subprocess.run(command, check=True)
         ldd = subprocess.run(["ldd", str(program)], env={"LD_LIBRARY_PATH": str(musa_lib)}, capture_output=True,
                              text=True, check=True).stdout  # fmt: skip
