@@ -147,6 +147,14 @@ class Toolchain(abc.ABC):
     def shim_libraries(self, facts: DbFacts) -> dict[str, str]:
         """The toolkit mimic's ``lib64``: file name → GNU ld script (``libcudart.so`` → ``INPUT(-lmusart)``)."""
 
+    def mimic_headers(self, facts: DbFacts) -> dict[str, str]:
+        """The toolkit mimic's ``include/``: file name → text (empty: see :meth:`mimic_include_target`)."""
+        return {}
+
+    def mimic_include_target(self) -> Path | None:
+        """A directory the mimic's ``include`` links to instead (None: a directory of its own)."""
+        return None
+
     @abc.abstractmethod
     def default_arch(self, ctx: BuildContext) -> int:
         """The ``compute_NN`` that ``-v`` reports when no architecture was asked for."""
@@ -175,8 +183,9 @@ class Toolchain(abc.ABC):
     def needs_device_link(self, ctx: BuildContext) -> bool:
         """Whether linking executables or shared libraries runs a device link first."""
 
+    @abc.abstractmethod
     def treatment(self, option: Option) -> Treatment:
-        return option.mcc if self.backend is Backend.MCC else option.loopback
+        """This backend's column of the option table."""
 
     def check_options(self, parsed: ParsedArgs) -> None:
         for arg in parsed.args:
@@ -249,5 +258,7 @@ class Toolchain(abc.ABC):
         options = [w for value in ctx.parsed.values("--archive-options") for w in shell_words(value)]
         return [archiver, "cr", *options, output, *objects]
 
-    def launch(self, ctx: BuildContext, argv: list[str]) -> list[str]:
-        return [*ctx.launcher, *argv]
+    def finish_compile(self, ctx: BuildContext, step: CompileStep, argv: list[str]) -> list[str]:
+        """The compile command: ``argv``, the translated main file, ``-o``, behind the launcher."""
+        output = ["-o", step.output] if step.output is not None else []
+        return [*ctx.launcher, *argv, str(step.unit.main), *output]

@@ -25,7 +25,7 @@ from .cache import write_atomically
 from .dbfacts import DbFacts, translator_fingerprint
 from .errors import ToolNotFoundError
 from .installations import find_cuda
-from .options import Group
+from .options import Group, Option, Treatment
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import DEVICE_ONLY_OPTIONS, Language
 from .toolchain import (
@@ -147,6 +147,12 @@ class LoopbackToolchain(Toolchain):
                     shims[name] = f"INPUT({self.cuda.lib_dir / name})\n"
         return shims
 
+    def treatment(self, option: Option) -> Treatment:
+        return option.loopback
+
+    def mimic_include_target(self) -> Path | None:
+        return self.cuda.include_dir if self.cuda else None
+
     def rpath_dirs(self, ctx: BuildContext) -> list[Path]:
         wheels = wheel_libraries()
         named = [wheels[n].parent for n in ctx.parsed.values("--library") if n in wheels]
@@ -186,10 +192,7 @@ class LoopbackToolchain(Toolchain):
         argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)
-        argv.append(str(step.unit.main))
-        if step.output is not None:
-            argv += ["-o", step.output]
-        return self.launch(ctx, argv)
+        return self.finish_compile(ctx, step, argv)
 
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
         argv = [self._nvcc()]

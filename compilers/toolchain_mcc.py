@@ -19,7 +19,8 @@ from .backends import Backend
 from .cmdline import shell_words
 from .dbfacts import DbFacts
 from .errors import ToolNotFoundError, UsageError
-from .identity import VERSION_MACROS
+from .identity import GENERATED, VERSION_MACROS
+from .options import Option, Treatment
 from .installations import find_musa
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import Language
@@ -171,6 +172,13 @@ class MccToolchain(Toolchain):
         shims["libcudadevrt.a"] = "!<arch>\n"
         return shims
 
+    def treatment(self, option: Option) -> Treatment:
+        return option.mcc
+
+    def mimic_headers(self, facts: DbFacts) -> dict[str, str]:
+        """``cuda_runtime.h`` → ``#include <musa_runtime.h>``, for each header the database renames."""
+        return {cuda: f"// {GENERATED}\n#pragma once\n#include <{musa}>\n" for cuda, musa in facts.headers.items()}
+
     def library_name(self, ctx: BuildContext, name: str) -> str | None:
         if name == "cudadevrt":
             return None  # MUSA has no separate device runtime; CMake adds -lcudadevrt to device links
@@ -221,10 +229,7 @@ class MccToolchain(Toolchain):
         argv += self._flags(ctx, step.unit, device=device)
         argv += [f"-I{self.musa.include_dir}"]
         argv += _mode_flags(step, device)
-        argv.append(str(step.unit.main))
-        if step.output is not None:
-            argv += ["-o", step.output]
-        return self.launch(ctx, argv)
+        return self.finish_compile(ctx, step, argv)
 
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
         # torch_musa's musa_devlink rule: mcc <objects> -o dlink.o -fPIC ... -dlink -L... -l...
