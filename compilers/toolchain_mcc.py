@@ -20,8 +20,8 @@ from .cmdline import shell_words
 from .dbfacts import DbFacts
 from .errors import ToolNotFoundError, UsageError
 from .identity import GENERATED, VERSION_MACROS
-from .options import Option, Treatment
 from .installations import find_musa
+from .options import Option, Treatment
 from .parse import Arg, ArgKind, ParsedArgs
 from .request import Language
 from .toolchain import (
