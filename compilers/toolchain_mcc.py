@@ -3,9 +3,10 @@
 Flags follow ``musa_toolchain.md`` §1 and torch_musa's ``MUSAExtension`` (§1.4): ``-x musa`` for CUDA
 sources (mcc would take ``.cu`` as clang CUDA), one ``--offload-arch=mp_XX`` per MUSA architecture,
 and ``-U__CUDA__``, which torch_musa, Paddle and vllm_musa all pass because mcc's clang heritage
-predefines ``__CUDA__`` and headers would take their clang-CUDA paths. ``-fPIC`` and ``-std`` come
-from the command line as nvcc's do: nvcc adds neither (CMake and torch pass ``-Xcompiler -fPIC``),
-and mcc refuses two ``-std``. Host-only ``.c``/``.cpp`` inputs are translated too and compiled by the
+predefines ``__CUDA__`` and headers would take their clang-CUDA paths. ``-fPIC`` comes from the
+command line as nvcc's does (CMake and torch pass ``-Xcompiler -fPIC``). ``-std`` too, but without one
+nvcc 13 compiles CUDA as C++17 while mcc's clang would take gnu++14, so ``-std=c++17`` is added then
+(torch_musa's MUSAExtension does the same; mcc refuses two ``-std``). Host-only ``.c``/``.cpp`` inputs are translated too and compiled by the
 host compiler with the MUSA include directory; the host compiler also links, adding ``-lmusart``.
 """
 
@@ -221,6 +222,8 @@ class MccToolchain(Toolchain):
         if device:
             argv = [str(self.musa.mcc), "-x", "musa", *(f"--offload-arch={a}" for a in self.musa_arches(ctx))]
             argv += ["-U__CUDA__", *VERSION_MACROS]
+            if not ctx.parsed.has("--std"):
+                argv.append("-std=c++17")  # nvcc 13's default dialect
             if ctx.request.rdc and step.mode is CompileMode.COMPILE:
                 argv.append("-fgpu-rdc")
         else:
