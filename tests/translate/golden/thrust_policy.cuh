@@ -1,5 +1,5 @@
 // Thrust on a caller's stream through the CUDA system's execution policy, as PyTorch's CUDA kernels do.
-// (A header: Thrust's `cuda` policy namespace cannot be mapped back by the loopback compat headers.)
+// (Loopback maps thrust::musa back once a thrust/system/musa header is included.)
 #pragma once
 
 #include <thrust/device_ptr.h>
