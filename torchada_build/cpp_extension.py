@@ -34,7 +34,7 @@ from typing import Any
 
 from .arch_flags import get_arch_flags
 from .errors import UnsupportedTorchError
-from .platform import BackendChoice, detect_backend, get_toolkit_root
+from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
 from .settings import ExtensionSettings, get_extension_settings
 
 __all__ = ["PATCHES", "InstallStatus", "Patch", "install", "installed_backend", "uninstall"]
@@ -183,7 +183,7 @@ def install() -> InstallStatus:
     if _STATE.originals is not None:
         return InstallStatus.ALREADY_INSTALLED
     choice = detect_backend()
-    if not choice.backend.translates:
+    if choice.backend is Backend.NVCC:
         return InstallStatus.PASSTHROUGH
     import torch
     from torch.utils import cpp_extension

@@ -1,17 +1,15 @@
-"""Errors of the build integration: typed inside, one line outside.
+"""Errors of the build integration, on the driver's base class: typed inside, one line outside.
 
 Every message is one line that starts in lower case, quotes the user's value and ends with a remedy,
-so that setuptools (``error: ...``), a JIT ``load()`` traceback and ``python -m torchada_build`` all show
-the same sentence.
+so that setuptools, a JIT ``load()`` traceback and ``python -m torchada_build`` all show the same sentence;
+``python -m torchada_build`` prints any :class:`TorchadaError` (the driver's too) as ``torchada: error: ...``.
 """
 
 from __future__ import annotations
 
+from .compilers.errors import TorchadaError
+
 __all__ = ["BuildConfigurationError", "TorchadaError", "UnsupportedTorchError"]
-
-
-class TorchadaError(Exception):
-    """Base class of the errors torchada_build raises for bad input or a broken installation."""
 
 
 class BuildConfigurationError(TorchadaError):
