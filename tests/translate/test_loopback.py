@@ -23,15 +23,14 @@ def _package_dirs(name: str) -> list[Path]:
 LIBRARY_INCLUDES = [
     *(d / "cu13" / "include" for d in _package_dirs("nvidia")),
     *(d / "nccl" / "include" for d in _package_dirs("nvidia")),
-    *(d / "include" for d in _package_dirs("torch")),
-    *(d / "include" / "torch" / "csrc" / "api" / "include" for d in _package_dirs("torch")),
 ]
 INPUTS = [REPO / "samples" / "makefile" / "saxpy.cu"] + sorted([*GOLDEN.glob("*.cu"), *GOLDEN.glob("*.cuh")])
 
 
-def _nvcc(nvcc: str, source: Path, output: Path, extra: list[str]) -> subprocess.CompletedProcess[str]:
-    includes = [f"-I{d}" for d in LIBRARY_INCLUDES if d.is_dir()]
-    command = [nvcc, "-std=c++17", "-arch=sm_80", *extra, *includes, "-x", "cu", "-c", str(source), "-o", str(output)]
+def _nvcc(nvcc: str, source: Path, output: Path, extra: list[str], torch_include: Path) -> subprocess.CompletedProcess[str]:
+    directories = [*LIBRARY_INCLUDES, torch_include, torch_include / "torch" / "csrc" / "api" / "include"]
+    includes = [f"-I{d}" for d in directories if d.is_dir()]
+    command = [nvcc, "-std=c++20", "--expt-relaxed-constexpr", "-arch=sm_80", *extra, *includes, "-x", "cu", "-c", str(source), "-o", str(output)]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
@@ -43,8 +42,8 @@ def compat(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.nvcc
 @pytest.mark.slow
 @pytest.mark.parametrize("source", INPUTS, ids=[p.name for p in INPUTS])
-def test_translated_source_compiles(source: Path, nvcc: str, compat, tmp_path: Path) -> None:
-    original = _nvcc(nvcc, source, tmp_path / "original.o", [])
+def test_translated_source_compiles(source: Path, nvcc: str, compat, cuda_torch_include: Path, tmp_path: Path) -> None:
+    original = _nvcc(nvcc, source, tmp_path / "original.o", [], cuda_torch_include)
     if original.returncode != 0:
         pytest.skip(f"the untranslated {source.name} does not compile here:\n{original.stderr[-2000:]}")
     tree = tmp_path / "tree"
@@ -55,6 +54,6 @@ def test_translated_source_compiles(source: Path, nvcc: str, compat, tmp_path: P
         mirrored.write_bytes(translation.text)
     main = tree / Path(unit.files[0].path).relative_to("/")
     translated = _nvcc(
-        nvcc, main, tmp_path / "translated.o", ["-include", compat.prelude, f"-I{compat.include_dir}"]
+        nvcc, main, tmp_path / "translated.o", ["-include", compat.prelude, f"-I{compat.include_dir}"], cuda_torch_include
     )
     assert translated.returncode == 0, translated.stderr[-4000:]
