@@ -41,7 +41,20 @@ _MODULE_OF = {
     "Unit": "unit",
     "translate_unit": "unit",
 }
-__all__ = sorted(_MODULE_OF)
+__all__ = [
+    "Entry",
+    "Finding",
+    "Kind",
+    "MappingDB",
+    "Severity",
+    "Status",
+    "Translation",
+    "Unit",
+    "load_db",
+    "translate_source",
+    "translate_sources",
+    "translate_unit",
+]
 
 
 def __getattr__(name: str) -> Any:
