@@ -1,0 +1,70 @@
+"""Behaviour that needs a fresh process: CUDA_VISIBLE_DEVICES, and Triton's tl.extra.cuda."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPORT = "import json, os, torch; print(json.dumps([torch.cuda.device_count(), os.environ.get({env!r})]))"
+
+
+def _run(vendor, script: str, **env: str) -> tuple[list, str]:
+    environment = vendor.env()
+    for name in ("CUDA_VISIBLE_DEVICES", vendor.visible_devices_env):
+        environment.pop(name, None)
+    environment.update(env)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+@pytest.mark.parametrize(("cuda", "expected"), [("1", 1), ("", 0), ("0,1", 2)])
+def test_cuda_visible_devices_at_import(vendor, cuda, expected):
+    script = "import torch, torchada; " + REPORT.format(env=vendor.visible_devices_env)
+    (count, mapped), _ = _run(vendor, script, CUDA_VISIBLE_DEVICES=cuda)
+    assert (count, mapped) == (expected, cuda)
+
+
+def test_cuda_visible_devices_set_after_import(vendor):
+    script = (
+        "import os, torch, torchada; os.environ['CUDA_VISIBLE_DEVICES'] = '1'; "
+        + REPORT.format(env=vendor.visible_devices_env)
+    )
+    (count, mapped), _ = _run(vendor, script)
+    assert (count, mapped) == (1, "1")
+
+
+def test_cuda_visible_devices_overrides_a_vendor_value(vendor):
+    script = "import torch, torchada; " + REPORT.format(env=vendor.visible_devices_env)
+    (count, mapped), err = _run(vendor, script, CUDA_VISIBLE_DEVICES="1",
+                                **{vendor.visible_devices_env: "0,1"})
+    assert (count, mapped) == (1, "1")
+    assert "replaced by CUDA_VISIBLE_DEVICES=1" in err
+
+
+def test_triton_extra_cuda(vendor, tmp_path):
+    package = tmp_path / "triton" / "language" / "extra"
+    package.mkdir(parents=True)
+    (tmp_path / "triton" / "__init__.py").write_text("from . import language\n")
+    (tmp_path / "triton" / "language" / "__init__.py").write_text("from . import extra\n")
+    (package / "__init__.py").write_text("from . import cuda\n")
+    (package / "cuda.py").write_text("BACKEND = 'cuda'\n")
+    (package / f"{vendor.device}.py").write_text(f"BACKEND = {vendor.device!r}\n")
+    script = textwrap.dedent("""
+        import json, sys, torch, torchada
+        import triton.language as tl
+        from triton.language.extra import cuda
+        import triton.language.extra.cuda as imported
+        print(json.dumps([tl.extra.cuda.BACKEND, cuda.BACKEND, imported.BACKEND]))
+    """)
+    environment = vendor.env()
+    environment["PYTHONPATH"] = f"{tmp_path}:{environment['PYTHONPATH']}"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [vendor.device] * 3
