@@ -16,6 +16,7 @@ token is a few machine words, not a Python object.
 
 from __future__ import annotations
 
+import atexit
 import bisect
 import ctypes
 import enum
@@ -80,6 +81,8 @@ class Tokens:
 def _libclang() -> tuple[Any, Any]:
     import clang.cindex as cindex
 
+    # Drop the index before interpreter shutdown tears down clang.cindex, which its __del__ needs.
+    atexit.register(_libclang.cache_clear)
     return cindex, cindex.Index.create()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import string
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -58,12 +59,18 @@ WARP_INTRINSICS = frozenset(
 )
 _ENGINE_WORDS = INCLUDE_WORDS | ASM_KEYWORDS | WARP_INTRINSICS | {ARCH_MACRO}
 
-# Names that look like CUDA API but that the database may not know (reported as TA1004).
-UNKNOWN_PATTERN = (
-    rb"(?:cuda[A-Z]|cu[A-Z][a-z]|CU[a-z]|CU_[A-Z]|CUDA_(?:R|C|ERROR)_|cublas|CUBLAS_|curand|CURAND_"
-    rb"|nccl[A-Z]|NCCL_|cusparse|CUSPARSE_|cusolver|CUSOLVER_|cufft|CUFFT_|cudnn|CUDNN_|__nv_)\w*"
+# Prefixes of names that look like CUDA API but that the database may not know (reported as TA1004).
+UNKNOWN_PREFIXES = frozenset(
+    {"cublas", "curand", "cusparse", "cusolver", "cufft", "cudnn", "__nv_"}
+    | {f"{p}_" for p in ("CU", "CUBLAS", "CURAND", "CUSPARSE", "CUSOLVER", "CUFFT", "CUDNN", "NCCL")}
+    | {"CUDA_R_", "CUDA_C_", "CUDA_ERROR_"}
+    | {f"cuda{c}" for c in string.ascii_uppercase}
+    | {f"nccl{c}" for c in string.ascii_uppercase}
+    | {f"CU{c}" for c in string.ascii_lowercase}
+    | {f"cu{c}{d}" for c in string.ascii_uppercase for d in string.ascii_lowercase}
 )
-WARP_SIZE_PATTERN = rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*"
+WARP_SIZE_PATTERN = rb"\b\w*?(?:[Ww]arp_?[Ss]ize|WARP_?SIZE)\w*"
+"""Names such as ``WARP_SIZE`` and ``kWarpSize``; searched only in files containing "arp"/"ARP"."""
 
 
 def trie_pattern(words: set[str]) -> bytes:
@@ -99,6 +106,9 @@ class Tables:
     """Member entries (``.is_cuda``) by member name."""
     unknown: re.Pattern[bytes]
     """CUDA-looking names, reported when the database does not know them."""
+    warp_size: re.Pattern[bytes]
+    headers: frozenset[bytes]
+    """The header paths the database knows, as ``#include`` spells them."""
 
 
 def _matters(entry: Entry) -> bool:
@@ -123,18 +133,17 @@ def build_tables(db: MappingDB) -> Tables:
             words.add(parts[-1])
         else:
             words.add(entry.cuda)
-    pattern = (
-        rb"\b(?:" + trie_pattern(words) + rb")\b"
-        rb"|\b" + UNKNOWN_PATTERN + rb"\b"
-        rb"|\b" + WARP_SIZE_PATTERN + rb"\b"
-    )
+    # One pass: a known word (ending at a word boundary), or a CUDA-looking prefix and the rest of its word.
+    pattern = rb"\b(?:(?:" + trie_pattern(words) + rb")\b|(?:" + trie_pattern(set(UNKNOWN_PREFIXES)) + rb")\w*)"
     return Tables(
         db=db,
         arch=build_arch_table(db),
         trigger=re.compile(pattern),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
-        unknown=re.compile(UNKNOWN_PATTERN),
+        unknown=re.compile(rb"(?:" + trie_pattern(set(UNKNOWN_PREFIXES)) + rb")\w*"),
+        warp_size=re.compile(WARP_SIZE_PATTERN),
+        headers=frozenset(e.cuda.encode() for e in db.of_kind(Kind.HEADER)),
     )
 
 

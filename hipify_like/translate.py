@@ -19,14 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .findings import Finding
-from .lexer import TokenKind, Tokens, lex, lex_many
+from .lexer import TokenKind, Tokens, lex_many
 from .mapping import Entry, Status
 from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
 
 __all__ = ["Include", "LocalHeaderTest", "Translation", "translate_source", "translate_sources"]
 
-LocalHeaderTest = Callable[[str, bool], bool]
-"""``(spelled, angled) -> bool``: whether an ``#include`` names one of the project's own headers."""
+LocalHeaderTest = Callable[[str, str, bool], bool]
+"""``(including file, spelled, angled) -> bool``: whether an ``#include`` names a project header."""
 
 _COMPARISONS = (b">=", b">", b"<", b"<=", b"==", b"!=")
 _FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
@@ -34,6 +34,8 @@ _INTEGER = re.compile(rb"(\d+)[uUlL]*")
 _FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
 _WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
+_INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\n]*)>|"([^"\n]*)")')
+_INCLUDE_LINE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?\b")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 
 
@@ -61,7 +63,7 @@ class Translation:
         return self.text != self.original
 
 
-def _never_local(spelled: str, angled: bool) -> bool:
+def _never_local(includer: str, spelled: str, angled: bool) -> bool:
     return False
 
 
@@ -70,35 +72,72 @@ def translate_source(
     path: str,
     *,
     is_local: LocalHeaderTest = _never_local,
+    report_includes: bool = False,
     line_directive: str | None = None,
     tables: Tables | None = None,
 ) -> Translation:
     """Translate one file. ``line_directive`` (a path) makes the output start with ``#line 1 "path"``."""
-    return translate_sources([(data, path)], is_local=is_local, line_directive=line_directive, tables=tables)[0]
+    return translate_sources(
+        [(data, path)],
+        is_local=is_local,
+        report_includes=report_includes,
+        line_directive=line_directive,
+        tables=tables,
+    )[0]
 
 
 def translate_sources(
     files: Sequence[tuple[bytes, str]],
     *,
     is_local: LocalHeaderTest = _never_local,
+    report_includes: bool = False,
     line_directive: str | None = None,
     tables: Tables | None = None,
 ) -> list[Translation]:
-    """Translate several files, lexing together those that need it (faster than one at a time)."""
+    """Translate several files, lexing together those that need it (faster than one at a time).
+
+    ``is_local`` is asked about an ``#include`` whose header the database maps (a project header of
+    that name is kept); with ``report_includes`` it is asked about every ``#include``, and the project
+    headers found are listed in :attr:`Translation.includes`.
+    """
     tables = tables or get_tables()
-    candidates = [list(tables.trigger.finditer(data)) for data, _ in files]
+    candidates = [find_candidates(tables, data, report_includes) for data, _ in files]
     needs_lexing = [i for i, found in enumerate(candidates) if found]
     lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
     results = []
     for i, (data, path) in enumerate(files):
         if i in lexed:
-            result = _FileTranslator(tables, data, path, lexed[i], is_local).run(candidates[i])
+            translator = _FileTranslator(tables, data, path, lexed[i], is_local, report_includes)
+            result = translator.run(candidates[i])
         else:
             result = Translation(path, data, data)
         if line_directive is not None:
             result = _with_line_directive(result, line_directive)
         results.append(result)
     return results
+
+
+def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[re.Match[bytes]]:
+    """The spans that may need translating or reporting; lexing decides which really do.
+
+    Without ``report_includes``, an ``#include`` of a header the database does not know needs nothing,
+    so a file whose only candidates are such includes is not lexed at all.
+    """
+    found = list(tables.trigger.finditer(data))
+    if b"arp" in data or b"ARP" in data:
+        seen = {m.start() for m in found}
+        found += [m for m in tables.warp_size.finditer(data) if m.start() not in seen]
+        found.sort(key=lambda m: m.start())
+    if report_includes:
+        return found
+    return [m for m in found if not _needs_nothing(tables, data, m)]
+
+
+def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes]) -> bool:
+    if match.group() not in (b"include", b"include_next"):
+        return False
+    peek = _INCLUDE_PEEK.match(data, match.end())
+    return peek is not None and (peek.group(1) or peek.group(2)) not in tables.headers
 
 
 def _with_line_directive(result: Translation, original_path: str) -> Translation:
@@ -110,13 +149,16 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
 
 
 class _FileTranslator:
-    def __init__(self, tables: Tables, data: bytes, path: str, tokens: Tokens, is_local: LocalHeaderTest):
+    def __init__(
+        self, tables: Tables, data: bytes, path: str, tokens: Tokens, is_local: LocalHeaderTest, report_includes: bool
+    ):
         self.tables = tables
         self.db = tables.db
         self.data = data
         self.path = path
         self.tokens = tokens
         self.is_local = is_local
+        self.report_includes = report_includes
         self.edits: dict[int, tuple[int, bytes]] = {}
         self.findings: list[Finding] = []
         self.renamed: Counter[str] = Counter()
@@ -163,6 +205,13 @@ class _FileTranslator:
         line_start = self.data.rfind(b"\n", 0, start) + 1
         return not self.data[line_start:start].strip()
 
+    def in_include_path(self, i: int) -> bool:
+        """Whether token ``i`` is part of the header name of an ``#include`` line."""
+        start = self.tokens.starts[i]
+        line_start = self.data.rfind(b"\n", 0, start) + 1
+        directive = _INCLUDE_LINE.match(self.data, line_start)
+        return directive is not None and start >= directive.end()
+
     def same_line(self, a: int, b: int) -> bool:
         return b"\n" not in self.data[self.tokens.starts[a] : self.tokens.starts[b]]
 
@@ -203,6 +252,8 @@ class _FileTranslator:
             i = self.tokens.at(match.start())
             if i is None or self.tokens.kinds[i] not in _IDENTIFIER_KINDS or self.tokens.end(i) != match.end():
                 continue  # inside a comment, a literal or a longer token
+            if self.in_include_path(i):
+                continue  # a word of <some/path.h>: the include rule alone looks at it
             self.translate_word(i, match.group().decode())
         text = self.splice()
         return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))
@@ -325,10 +376,10 @@ class _FileTranslator:
         else:
             return  # #include MACRO
         spelled = self.data[begin:end].decode(errors="surrogateescape")
-        if self.is_local(spelled, angled):
+        entry = self.db.header(spelled)
+        if (entry is not None or self.report_includes) and self.is_local(self.path, spelled, angled):
             self.includes.append(Include(spelled, angled, self.position(start)[0]))
             return
-        entry = self.db.header(spelled)
         if entry is None:
             return
         if entry.status is Status.UNSUPPORTED:

@@ -79,31 +79,28 @@ def translate_unit(
             return not is_system_path(path, roots)
 
     include_dirs = [Path(d).absolute() for d in include_dirs]
+    found: dict[str, set[Path]] = {}
+
+    def is_local(includer: str, spelled: str, angled: bool) -> bool:
+        path = resolve_include(spelled, angled, Path(includer), include_dirs)
+        if path is None or not is_project_path(path):
+            return False
+        found.setdefault(includer, set()).add(path)
+        return True
+
     pending = [Path(os.path.normpath(Path(source).absolute()))]
     done: dict[Path, Translation] = {}
     while pending:
-        batch = [p for p in dict.fromkeys(pending) if p not in done]
-        pending = []
-        found: dict[Path, set[Path]] = {}
-
-        def local_test(includer: Path) -> Callable[[str, bool], bool]:
-            def is_local(spelled: str, angled: bool) -> bool:
-                path = resolve_include(spelled, angled, includer, include_dirs)
-                if path is not None and is_project_path(path):
-                    found.setdefault(includer, set()).add(path)
-                    return True
-                return False
-
-            return is_local
-
-        for path in batch:
-            translation = translate_source(
-                path.read_bytes(),
-                str(path),
-                is_local=local_test(path),
-                line_directive=str(path) if line_directives else None,
-                tables=tables,
-            )
-            done[path] = translation
-            pending.extend(sorted(found.get(path, ())))
+        path = pending.pop(0)
+        if path in done:
+            continue
+        done[path] = translate_source(
+            path.read_bytes(),
+            str(path),
+            is_local=is_local,
+            report_includes=True,
+            line_directive=str(path) if line_directives else None,
+            tables=tables,
+        )
+        pending.extend(sorted(found.get(str(path), ())))
     return Unit(tuple(done.values()))

@@ -1,0 +1,263 @@
+"""``torchada-port``: translate CUDA sources to MUSA without touching the originals.
+
+    torchada-port kernel.cu -o musa/kernel.cu       one file (and the project headers it includes)
+    torchada-port kernel.cu                         one file, to standard output
+    torchada-port csrc --out-root csrc_musa         a whole tree (other files are copied)
+    torchada-port csrc --inplace                    in place, each changed file backed up first
+    torchada-port --list-mappings --json            every mapping database entry, for audit
+
+Exit status: 0 when translation found nothing at error level, 1 when it did, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from .fileio import write_atomically
+from .findings import Finding
+from .inventory import musa_inventory
+from .mapping import load_db
+from .report import PortReport
+from .translate import Translation, translate_sources
+from .unit import resolve_include, translate_unit
+
+__all__ = ["main"]
+
+SOURCE_SUFFIXES = frozenset(
+    ".cu .cuh .c .cc .cpp .cxx .c++ .h .hh .hpp .hxx .h++ .inl .inc .ipp .tpp .txx .cppm .ixx".split()
+)
+SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
+_BATCH = 256
+
+
+class UsageError(Exception):
+    """A wrong command line or an unusable path: exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="torchada-port",
+        description="Translate CUDA C++ sources to MUSA, token by token, never editing the originals.",
+        epilog="Exit status: 0 clean, 1 findings at error level, 2 usage error.",
+    )
+    parser.add_argument("source", nargs="?", type=Path, help="a source file or a directory")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("-o", "--output", type=Path, help="output file (a single source)")
+    where.add_argument("--out-root", type=Path, help="output directory (a directory source)")
+    where.add_argument("--inplace", action="store_true", help="rewrite sources in place, backing each up first")
+    parser.add_argument("--backup-suffix", default=".orig", help="suffix of --inplace backups (default: %(default)s)")
+    parser.add_argument("-I", dest="include_dirs", action="append", type=Path, default=[], metavar="DIR",
+                        help="an include directory in which project headers are looked up")
+    parser.add_argument("--line-directives", action="store_true",
+                        help="start each output file with #line so compiler errors name the original")
+    parser.add_argument("--report", type=Path, help="write a report: report.json or report.html")
+    parser.add_argument("--findings-format", choices=("gcc", "json"), default="gcc",
+                        help="how findings are printed on standard error (default: %(default)s)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    parser.add_argument("--list-mappings", action="store_true", help="print the mapping database and exit")
+    parser.add_argument("--json", action="store_true", help="with --list-mappings: JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.list_mappings:
+            return list_mappings(as_json=args.json)
+        if args.source is None:
+            raise UsageError("no input; give a source file or directory (see --help)")
+        return port(args)
+    except UsageError as error:
+        print(f"torchada-port: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:
+        print(f"torchada-port: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        return 2
+
+
+def list_mappings(*, as_json: bool) -> int:
+    inventory = musa_inventory()
+    rows = []
+    for e in load_db().entries:
+        evidence = e.evidence
+        if evidence == "inventory" and e.musa in inventory:
+            found = inventory[e.musa]
+            evidence = f"inventory: {found.evidence} ({found.basis})"
+        rows.append(
+            {"cuda": e.cuda, "musa": e.musa, "kind": e.kind.value, "library": e.library,
+             "status": e.status.value, "evidence": evidence, "note": e.note}
+        )
+    if as_json:
+        json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        for row in rows:
+            print("\t".join(row[k] for k in ("cuda", "musa", "kind", "library", "status", "evidence")))
+    return 0
+
+
+def port(args: argparse.Namespace) -> int:
+    source: Path = args.source
+    if not source.exists():
+        raise UsageError(f"cannot read '{source}': no such file or directory")
+    if args.inplace and not args.backup_suffix:
+        raise UsageError("--inplace needs a non-empty --backup-suffix: originals are always backed up")
+    if source.is_dir():
+        if args.output is not None:
+            raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
+        if args.out_root is None and not args.inplace:
+            raise UsageError(f"'{source}' is a directory: give --out-root DIR or --inplace")
+        translations = port_tree(source, args)
+    else:
+        if args.out_root is not None:
+            raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")
+        translations = port_file(source, args)
+    report = PortReport(translations)
+    for translation in translations:
+        print_findings(translation.findings, args.findings_format)
+    if args.report is not None:
+        write_report(report, args.report)
+    if not args.quiet:
+        print(f"torchada-port: {report.summary()}", file=sys.stderr)
+    return 1 if report.has_errors else 0
+
+
+def print_findings(findings: Sequence[Finding], form: str) -> None:
+    for finding in findings:
+        line = json.dumps(finding.to_json()) if form == "json" else finding.format()
+        print(line, file=sys.stderr)
+
+
+def write_report(report: PortReport, path: Path) -> None:
+    if path.suffix == ".json":
+        write_atomically(path, report.to_json())
+    elif path.suffix in (".html", ".htm"):
+        write_atomically(path, report.to_html())
+    else:
+        raise UsageError(f"cannot tell the report format of '{path}': name it report.json or report.html")
+
+
+def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> None:
+    """Back the original up (once: a rerun keeps the first backup), then replace it."""
+    if not translation.changed:
+        return
+    backup = path.with_name(path.name + backup_suffix)
+    if not backup.exists():
+        shutil.copy2(path, backup)
+    write_atomically(path, translation.text)
+
+
+def port_file(source: Path, args: argparse.Namespace) -> list[Translation]:
+    unit = translate_unit(source, include_dirs=args.include_dirs, line_directives=args.line_directives)
+    main, headers = unit.files[0], unit.files[1:]
+    if args.inplace:
+        for translation in unit.files:
+            write_inplace(Path(translation.path), translation, args.backup_suffix)
+        return list(unit.files)
+    if args.output is None:
+        sys.stdout.buffer.write(main.text)
+        return [main]
+    source_dir = Path(main.path).parent
+    output_dir = args.output.absolute().parent
+    if args.output.resolve() == Path(main.path).resolve():
+        raise UsageError(f"-o '{args.output}' is the source itself; use --inplace to rewrite it (with a backup)")
+    planned = [(args.output, main)]
+    for header in headers:
+        original = Path(header.path)
+        if not original.is_relative_to(source_dir):
+            if header.changed:
+                print(f"torchada-port: note: '{original}' is outside '{source_dir}' and was not written; "
+                      "port the whole tree with --out-root", file=sys.stderr)
+            continue
+        destination = output_dir / original.relative_to(source_dir)
+        if destination.resolve() == original.resolve():
+            if header.changed:
+                raise UsageError(f"writing the translated '{original.name}' beside '{args.output}' would overwrite "
+                                 "the original header; choose an output file in another directory")
+            continue
+        planned.append((destination, header))
+    for destination, translation in planned:
+        write_atomically(destination, translation.text)
+    return list(unit.files)
+
+
+def iter_tree(root: Path) -> Iterator[Path]:
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
+        for name in sorted(files):
+            yield Path(directory) / name
+
+
+def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
+    root = root.absolute()
+    out_root = None if args.inplace else args.out_root.absolute()
+    if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
+        raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
+    include_dirs = [root, *(d.absolute() for d in args.include_dirs)]
+
+    def is_local(includer: str, spelled: str, angled: bool) -> bool:
+        path = resolve_include(spelled, angled, Path(includer), include_dirs)
+        return path is not None and path.is_relative_to(root)
+
+    paths = list(iter_tree(root))
+    sources = [p for p in paths if p.suffix in SOURCE_SUFFIXES and not p.is_symlink()]
+    translations: list[Translation] = []
+    with _progress(len(sources)) as advance:
+        for start in range(0, len(sources), _BATCH):
+            batch = sources[start : start + _BATCH]
+            results = translate_sources(
+                [(p.read_bytes(), str(p)) for p in batch],
+                is_local=is_local,
+                line_directive=None,
+            )
+            for path, translation in zip(batch, results, strict=True):
+                if out_root is None:
+                    write_inplace(path, translation, args.backup_suffix)
+                else:
+                    write_atomically(out_root / path.relative_to(root), translation.text)
+                    shutil.copymode(path, out_root / path.relative_to(root))
+            translations.extend(results)
+            advance(len(batch))
+    if out_root is not None:
+        translated = set(sources)
+        copy_others(root, out_root, [p for p in paths if p not in translated])
+    return translations
+
+
+def copy_others(root: Path, out_root: Path, paths: Sequence[Path]) -> None:
+    """Copy the files that are not translated, so the output is a complete project."""
+    for path in paths:
+        destination = out_root / path.relative_to(root)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():
+            if destination.is_symlink() or destination.exists():
+                destination.unlink()
+            destination.symlink_to(os.readlink(path))
+        else:
+            shutil.copy2(path, destination)
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], None]]:
+    """Advance a rich progress bar on an interactive terminal (standard error); nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("translating", total=total)
+        yield lambda n: bar.advance(task, n)
