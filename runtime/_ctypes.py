@@ -38,12 +38,14 @@ def _resolve(name: Any) -> tuple[Any, Callable[[str], str] | None]:
     if match is None:
         return name, None
     stem = match["stem"]
-    vendor_names = {names.library_name(cuda): cuda for cuda in _CONVERTERS}
-    if stem in vendor_names:
-        return name, _CONVERTERS[vendor_names[stem]]
-    if stem not in _CONVERTERS:
+    renamed = {cuda: names.library_name(cuda) for cuda in _CONVERTERS}
+    renamed = {cuda: musa for cuda, musa in renamed.items() if musa != cuda}
+    for cuda, musa in renamed.items():
+        if stem == musa:  # a vendor library, opened by its own name
+            return name, _CONVERTERS[cuda]
+    if stem not in renamed:
         return name, None
-    replacement = f"lib{names.library_name(stem)}.so"
+    replacement = f"lib{renamed[stem]}.so"
     if folder and os.path.exists(os.path.join(folder, replacement)):
         replacement = os.path.join(folder, replacement)
     return replacement, _CONVERTERS[stem]

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import torch
 
+from . import _env
 from .vendors import Vendor
 
 __all__ = [
@@ -40,6 +41,7 @@ def set_vendor(vendor: Vendor) -> None:
 
 
 def _translate_string(value: str) -> str:
+    _env.sync()
     kind, colon, index = value.partition(":")
     if kind == "cuda" and (not colon or index.isdigit()):
         result = _vendor_type + colon + index
@@ -51,12 +53,14 @@ def _translate_string(value: str) -> str:
 
 
 def translate(device: Any) -> Any:
-    """``device`` with CUDA replaced by the vendor; anything else unchanged."""
-    kind = device.__class__
-    if kind is str:
+    """``device`` with CUDA replaced by the vendor; anything else unchanged.
+
+    Written with ``isinstance`` and attribute reads only, so Dynamo traces it like user code.
+    """
+    if isinstance(device, str):
         found = _strings.get(device)
         return found if found is not None else _translate_string(device)
-    if kind is RealDevice and device.type == "cuda":
+    if getattr(device, "type", None) == "cuda" and isinstance(device, RealDevice):
         found = _devices.get(device)
         if found is None:
             found = _devices[device] = RealDevice(_vendor_type, device.index)
@@ -65,8 +69,9 @@ def translate(device: Any) -> Any:
 
 
 def _is_cuda(value: Any) -> bool:
-    kind = value.__class__
-    return (kind is str and value.startswith("cuda")) or (kind is RealDevice and value.type == "cuda")
+    if isinstance(value, str):
+        return value.startswith("cuda")
+    return getattr(value, "type", None) == "cuda"
 
 
 def device_args(original: Callable[..., Any], vendor: Vendor | None = None) -> Callable[..., Any]:
@@ -107,6 +112,7 @@ class _DeviceType(_FactoryType):
             if value.__class__ is str:
                 found = _devices.get(value)
                 if found is None:
+                    _env.sync()
                     found = RealDevice(translate(value))
                     if len(_devices) < _CACHE_LIMIT:
                         _devices[value] = found
@@ -146,10 +152,8 @@ def generator_factory(original: type, vendor: Vendor) -> type:
 
 def tensor_to(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
     def to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
-        if args:
-            first = args[0]
-            if first.__class__ is str or first.__class__ is RealDevice:
-                args = (translate(first), *args[1:])
+        if args and _is_cuda(args[0]):
+            args = (translate(args[0]), *args[1:])
         if kwargs:
             device = kwargs.get("device")
             if device is not None:
@@ -168,6 +172,8 @@ def tensor_cuda(original: Callable[..., Any], vendor: Vendor) -> Callable[..., A
 
     def cuda(self: torch.Tensor, device: Any = None, non_blocking: bool = False,
              memory_format: torch.memory_format = preserve) -> torch.Tensor:
+        if _env.watching:
+            _env.sync()
         if device is None:
             device = current
         elif device.__class__ is int:

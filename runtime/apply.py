@@ -21,7 +21,7 @@ from ._warn import warn_once
 from .redirects import REDIRECTS, Kind, Redirect, factory_redirects
 from .vendors import MISSING, Vendor
 
-__all__ = ["CudaModule", "apply", "applied_vendor"]
+__all__ = ["CudaModule", "apply", "applied_vendor", "original_module"]
 
 _applied: Vendor | None = None
 _ROOTS = ("torch.", "triton.")
@@ -85,6 +85,7 @@ class CudaModule(ModuleType):
         original, search, rows, vendor = self.__dict__["_torchada"]
         if name.startswith("__") and name.endswith("__"):
             return getattr(original, name)
+        _env.sync()
         value = self._torchada_resolve(name, original, search, rows, vendor)
         self.__dict__[name] = value
         return value
@@ -111,8 +112,13 @@ class CudaModule(ModuleType):
         return _no_counterpart(f"{self.__name__}.{name}", cuda_value, vendor)
 
     def __dir__(self) -> list[str]:
-        original = self.__dict__["_torchada"][0]
+        original = original_module(self)
         return sorted(set(dir(original)) | set(self.__dict__))
+
+
+def original_module(module: ModuleType) -> ModuleType:
+    """PyTorch's module behind a :class:`CudaModule` (any other module is returned as is)."""
+    return module.__dict__["_torchada"][0] if isinstance(module, CudaModule) else module
 
 
 def _locate(path: str) -> tuple[Any, str]:
@@ -156,8 +162,8 @@ def _install(row: Redirect, vendor: Vendor) -> None:
     if value is MISSING:
         return
     setattr(owner, attribute, value)
-    if isinstance(value, ModuleType):
-        sys.modules[row.cuda_name] = value
+    if row.kind is Kind.ALIAS and isinstance(value, ModuleType):
+        sys.modules[row.cuda_name] = value  # ``import triton.language.extra.cuda`` finds it
 
 
 def _install_cuda_modules(rows: dict[str, Redirect], vendor: Vendor) -> None:
@@ -204,7 +210,7 @@ def apply(vendor: Vendor) -> None:
         if row.cuda_name.startswith("torch.cuda.") and row.kind is not Kind.PROPERTY:
             # Resolved lazily, except submodules, which ``import torch.cuda.X`` must find.
             name = row.cuda_name.removeprefix("torch.cuda.")
-            original = cuda.__dict__["_torchada"][0]
+            original = original_module(cuda)
             if "." not in name and isinstance(getattr(original, name, None), ModuleType):
                 sys.modules[row.cuda_name] = getattr(cuda, name)
             continue

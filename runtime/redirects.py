@@ -66,11 +66,10 @@ REDIRECTS: tuple[Redirect, ...] = (
     # Devices: strings, torch.device, generators, tensors and modules.
     R("torch.device", None, K.WRAP, "_device:device_factory"),
     R("torch.Generator", None, K.WRAP, "_device:generator_factory"),
+    R("torch.fx.graph._custom_builtins", None, K.WRAP, "_compile:fx_builtins"),
     R("torch.Tensor.to", None, K.WRAP, "_device:tensor_to"),
     R("torch.Tensor.cuda", None, K.WRAP, "_device:tensor_cuda"),
     R("torch.Tensor.is_cuda", None, K.WRAP, "_device:tensor_is_cuda"),
-    *_rows(K.DEVICE_ARGS, tuple(f"torch.Tensor.new_{name}" for name in
-                                ("empty", "empty_strided", "zeros", "ones", "full", "tensor"))),
     R("torch.nn.Module.cuda", None, K.KEEP),  # calls Tensor.cuda
     R("torch.distributed.device_mesh.init_device_mesh", None, K.DEVICE_ARGS),
     # amp.
@@ -107,6 +106,8 @@ REDIRECTS: tuple[Redirect, ...] = (
         ("get_memory_info", "mem_get_info"))),
     # Modules a program may never import: applied when they are.
     R("torch._inductor.autotune_process.CUDA_VISIBLE_DEVICES", "{visible_devices}", K.CONSTANT),
+    R("torch._inductor.codecache.torch", None, K.WRAP, "_compile:torch_with_cuda"),
+    R("torch._dynamo.utils.common_constant_types", None, K.WRAP, "_compile:constant_types"),
     R("torch.nn.attention.flex_attention._validate_device", None, K.WRAP,
       "_compile:flex_validate_device"),
     R("triton.language.extra.cuda", "triton.language.extra.{device}", K.ALIAS),

@@ -3,6 +3,7 @@
 // torch.accelerator may itself forward to this package.
 #include "standin.h"
 
+#include <ATen/Context.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/csrc/Generator.h>
 
@@ -38,6 +39,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
 
   m.def("configure", &standin::configure, py::arg("visible_devices_env"));
   m.def("runtime_started", &standin::runtime_started);
+  m.def("lazy_init", [] { at::globalContext().lazyInitDevice(c10::DeviceType::PrivateUse1); });
   m.def("device_count", [] { return int(standin::device_count()); });
   m.def("current_device", [] { return int(standin::current_device()); });
   m.def("set_device", [](int64_t index) { standin::set_device(checked(index)); });

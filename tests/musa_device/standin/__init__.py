@@ -82,6 +82,7 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
     vendor._utils = ModuleType(f"{profile.module}._utils")
     vendor._utils._get_device_index = vendor._get_device_index
     graphs = importlib.import_module(f"{__name__}.graphs")
+    graphs.Graph.__name__ = graphs.Graph.__qualname__ = f"{profile.upper}Graph"
     setattr(vendor, f"{profile.upper}Graph", graphs.Graph)
     setattr(vendor, f"{profile.upper}PluggableAllocator", _PluggableAllocator)
     setattr(vendor, profile.runtime_handle, runtime.runtime_handle)

@@ -45,6 +45,7 @@ def _lazy_init() -> None:
     if _initialized:
         return
     _initialized = True
+    _state.C.lazy_init()
     calls, _queued_calls[:] = list(_queued_calls), []
     for call in calls:
         call()
@@ -62,7 +63,7 @@ def init() -> None:
 
 
 def is_initialized() -> bool:
-    return _initialized
+    return _initialized or _state.C.runtime_started()
 
 
 def _is_in_bad_fork() -> bool:
@@ -91,7 +92,8 @@ def _exchange_device(index: int) -> int:
     return _state.C.exchange_device(index)
 
 
-_maybe_exchange_device = _exchange_device
+def _maybe_exchange_device(index: int) -> int:
+    return _state.C.exchange_device(index)
 
 
 def synchronize(device: Any = None) -> None:

@@ -9,7 +9,7 @@ import enum
 from types import SimpleNamespace
 from typing import Any
 
-from . import _state
+from . import _state, device
 
 __all__ = ["runtime_handle"]
 
@@ -28,6 +28,7 @@ def _make() -> SimpleNamespace:
     profiling = {"active": False}
 
     def host_register(ptr: int, size: int, flags: int) -> _Error:
+        device._lazy_init()  # the runtime starts on its first call, as CUDA's does
         ok = _state.C.host_register(int(ptr), int(size))
         return _Error.success if ok else _Error.host_memory_already_registered
 

@@ -6,7 +6,12 @@ import pytest
 import torch
 
 
+# Inductor's own imports warn about torch.jit.script_method, with or without torchada.
+SCRIPT_METHOD = "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning"
+
+
 @pytest.mark.slow
+@pytest.mark.filterwarnings(SCRIPT_METHOD)
 def test_compiled_model_matches_eager(vendor):
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.GELU()).cuda()
@@ -17,6 +22,7 @@ def test_compiled_model_matches_eager(vendor):
     torch.testing.assert_close(out, model(x))
 
 
+@pytest.mark.filterwarnings(SCRIPT_METHOD)
 def test_compile_sees_cuda_device_objects(vendor):
     def shift(x: torch.Tensor) -> torch.Tensor:
         return x + torch.ones(x.shape, device=torch.device("cuda"))
@@ -26,6 +32,7 @@ def test_compile_sees_cuda_device_objects(vendor):
     assert torch.equal(compiled(x).cpu(), torch.ones(3))
 
 
+@pytest.mark.filterwarnings("ignore:flex_attention called without torch.compile:UserWarning")
 def test_flex_attention_accepts_device_tensors(vendor):
     from torch.nn.attention.flex_attention import flex_attention
 
