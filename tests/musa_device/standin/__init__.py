@@ -19,7 +19,6 @@ __all__ = ["PROFILES", "install"]
 from .profiles import PROFILES
 
 _installed: str | None = None
-_FLATTENED = ("device", "memory", "streams", "random", "graphs")
 
 
 def install(name: str, module: ModuleType | None = None) -> ModuleType:
@@ -47,9 +46,7 @@ def install(name: str, module: ModuleType | None = None) -> ModuleType:
     torch.utils.generate_methods_for_privateuse1_backend(for_storage=True)
     sys.modules[profile.module] = vendor
     sys.modules[f"torch.{profile.device}"] = vendor
-    for sub in ("amp", "memory"):
-        sys.modules[f"{profile.module}.{sub}"] = getattr(vendor, sub)
-        sys.modules[f"torch.{profile.device}.{sub}"] = getattr(vendor, sub)
+    sys.modules.update(_submodules(vendor, profile))
     setattr(torch.version, profile.device, profile.version)
     setattr(torch.profiler.ProfilerActivity, profile.upper, torch.profiler.ProfilerActivity.PrivateUse1)
     _state.C.register_graph_impl(profile.upper)
@@ -64,32 +61,41 @@ def install(name: str, module: ModuleType | None = None) -> ModuleType:
 
 
 def _populate(vendor: ModuleType, profile: Any) -> None:
-    import importlib
+    """The vendor module's surface, laid out as in torch_musa: flat names on the module, plus
+    ``amp``, ``memory``, ``random``, ``graphs``, ``core.{device,stream,memory,random,amp}``,
+    ``core._lazy_init``, ``core._utils`` and the C module ``_MUSAC``."""
+    import torch
 
-    from . import inductor, runtime
-
-    for sub in _FLATTENED:
-        submodule = importlib.import_module(f"{__name__}.{sub}")
-        for attr in submodule.__all__:
-            setattr(vendor, attr, getattr(submodule, attr))
-    from . import amp, memory
+    from . import _state, amp, device, graphs, inductor, memory, runtime, streams
     from . import random as rng
+    from .tensor_types import legacy_types
 
-    vendor.amp = amp
-    vendor.memory = memory
-    vendor.random = rng
-    vendor.OutOfMemoryError = __import__("torch").OutOfMemoryError
-    vendor._utils = ModuleType(f"{profile.module}._utils")
-    vendor._utils._get_device_index = vendor._get_device_index
-    graphs = importlib.import_module(f"{__name__}.graphs")
-    graphs.Graph.__name__ = graphs.Graph.__qualname__ = f"{profile.upper}Graph"
-    setattr(vendor, f"{profile.upper}Graph", graphs.Graph)
+    for module in (device, memory, streams, rng, graphs):
+        for attr in module.__all__:
+            setattr(vendor, attr, getattr(module, attr))
+    graph_class = f"{profile.upper}Graph"
+    graphs.Graph.__name__ = graphs.Graph.__qualname__ = graph_class
+    for owner in (vendor, graphs):
+        setattr(owner, graph_class, graphs.Graph)
     setattr(vendor, f"{profile.upper}PluggableAllocator", _PluggableAllocator)
     setattr(vendor, profile.runtime_handle, runtime.runtime_handle)
-    streams = importlib.import_module(f"{__name__}.streams")
     setattr(streams.Stream, f"{profile.device}_stream", property(lambda s: s.stream_id))
     setattr(streams.Event, f"{profile.device}_event", property(lambda e: e.event_id))
-    vendor.__version__ = profile.version
+    amp.common = _module(f"{profile.module}.amp.common",
+                         amp_definitely_not_available=lambda: not device.is_available())
+    core = _module(f"{profile.module}.core", device=device, stream=streams, memory=memory,
+                   random=rng, amp=amp)
+    core._lazy_init = _module(f"{profile.module}.core._lazy_init", _lazy_init=device._lazy_init,
+                              _lazy_call=device._lazy_call, is_initialized=device.is_initialized)
+    core._utils = _module(f"{profile.module}.core._utils", _get_device_index=device._get_device_index,
+                          **{f"_get_{profile.device}_device_index": device._get_device_index})
+    for name, value in dict(amp=amp, memory=memory, random=rng, graphs=graphs, core=core,
+                            _utils=core._utils, OutOfMemoryError=torch.OutOfMemoryError,
+                            __version__=profile.version).items():
+        setattr(vendor, name, value)
+    setattr(vendor, f"_{profile.upper}C", _state.C)
+    for name, legacy in legacy_types().items():
+        setattr(vendor, name, legacy)
 
     def __getattr__(attr: str) -> Any:
         if attr in inductor.ATTRIBUTES:
@@ -98,6 +104,27 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
         raise AttributeError(msg)
 
     vendor.__getattr__ = __getattr__
+
+
+def _module(name: str, **attributes: Any) -> ModuleType:
+    module = ModuleType(name)
+    module.__dict__.update(attributes)
+    return module
+
+
+def _submodules(vendor: ModuleType, profile: Any) -> dict[str, ModuleType]:
+    """Every submodule of the vendor module, by its import names (``torch_musa.core.stream`` and
+    ``torch.musa.core.stream``), so ``import`` statements find them."""
+    found = {}
+    for path in ("amp", "amp.common", "memory", "random", "graphs", "core", "core.device",
+                 "core.stream", "core.memory", "core.random", "core.amp", "core._lazy_init",
+                 "core._utils"):
+        module = vendor
+        for part in path.split("."):
+            module = getattr(module, part)
+        for root in (profile.module, f"torch.{profile.device}"):
+            found[f"{root}.{path}"] = module
+    return found
 
 
 class _PluggableAllocator:

@@ -11,29 +11,28 @@ import torch
 
 import torchada
 
-SYMBOLS = {  # library -> (converter, CUDA names the test library must answer to)
-    "cudart": ("cuda_to_musa_name", ("cudaGetDeviceCount", "cudaMalloc", "cudaFree")),
-    "nccl": ("nccl_to_mccl_name", ("ncclAllReduce",)),
-    "cublas": ("cublas_to_mublas_name", ("cublasCreate_v2",)),
-    "curand": ("curand_to_murand_name", ("curandCreateGenerator",)),
+LIBRARIES = {  # the vendor's library, and the CUDA name -> vendor name of its symbols
+    "libmusart.so": {"cudaGetDeviceCount": "musaGetDeviceCount", "cudaMalloc": "musaMalloc",
+                     "cudaFree": "musaFree"},
+    "libmccl.so": {"ncclAllReduce": "mcclAllReduce"},
+    "libmublas.so": {"cublasCreate_v2": "mublasCreate"},
+    "libmurand.so": {"curandCreateGenerator": "murandCreateGenerator"},
 }
 
 
 @pytest.fixture(scope="module")
 def vendor_libraries(tmp_path_factory):
-    """Small shared libraries that export the vendor's symbols (``musaMalloc`` ...) only."""
+    """Small shared libraries that export the vendor's symbols only (``musaMalloc`` ...)."""
     folder = tmp_path_factory.mktemp("libs")
-    for library, (converter, cuda_names) in SYMBOLS.items():
-        names = [getattr(torchada, converter)(name) for name in cuda_names]
-        assert all(new != old for new, old in zip(names, cuda_names)), names
-        body = "\n".join(
-            f'extern "C" int {name}(void** out, long size) {{ if (out) *out = (void*)size; return {i + 40}; }}'
-            for i, name in enumerate(names)
-        )
+    for library, symbols in LIBRARIES.items():
         source = folder / f"{library}.cpp"
-        source.write_text(body + "\n")
-        target = folder / f"lib{torchada.names.library_name(library)}.so"
-        subprocess.run(["g++", "-shared", "-fPIC", "-o", str(target), str(source)], check=True)
+        source.write_text("".join(
+            f'extern "C" int {name}(void** out, long size) '
+            f"{{ if (out) *out = (void*)size; return {40 + index}; }}\n"
+            for index, name in enumerate(symbols.values())
+        ))
+        subprocess.run(["g++", "-shared", "-fPIC", "-o", str(folder / library), str(source)],
+                       check=True)
     return folder
 
 

@@ -48,11 +48,13 @@ def test_cuda_visible_devices_overrides_a_vendor_value(vendor):
 
 
 def test_triton_extra_cuda(vendor, tmp_path):
+    # The layout of MUSA's Triton (triton.language.extra.musa), with the names torch reads.
     package = tmp_path / "triton" / "language" / "extra"
     package.mkdir(parents=True)
-    (tmp_path / "triton" / "__init__.py").write_text("from . import language\n")
-    (tmp_path / "triton" / "language" / "__init__.py").write_text("from . import extra\n")
-    (package / "__init__.py").write_text("from . import cuda\n")
+    (tmp_path / "triton" / "__init__.py").write_text("__version__ = '3.2.0'\nfrom . import language\n")
+    (tmp_path / "triton" / "language" / "__init__.py").write_text(
+        "class dtype:\n    pass\nfrom . import extra\n")
+    (package / "__init__.py").write_text(f"from . import cuda, {vendor.device}\n")
     (package / "cuda.py").write_text("BACKEND = 'cuda'\n")
     (package / f"{vendor.device}.py").write_text(f"BACKEND = {vendor.device!r}\n")
     script = textwrap.dedent("""
