@@ -71,7 +71,12 @@ def _no_counterpart(qualified: str, function: Callable[..., Any], vendor: Vendor
 
 
 class CudaModule(ModuleType):
-    """``torch.cuda`` (or one of its submodules) answered by the vendor, name by name."""
+    """``torch.cuda`` (or one of its submodules) answered by the vendor, name by name.
+
+    A miss goes to the module-level ``__getattr__`` (PEP 562) in its dict, which resolves the
+    name and stores it; the class itself defines no ``__getattr__``, so a stored name is read
+    by the module type's own attribute lookup, as fast as any module attribute.
+    """
 
     def __init__(self, original: ModuleType, search: Callable[[], list[ModuleType]],
                  rows: dict[str, Redirect], vendor: Vendor) -> None:
@@ -80,40 +85,43 @@ class CudaModule(ModuleType):
             if hasattr(original, dunder):
                 self.__dict__[dunder] = getattr(original, dunder)
         self.__dict__["_torchada"] = (original, search, rows, vendor)
-
-    def __getattr__(self, name: str) -> Any:
-        original, search, rows, vendor = self.__dict__["_torchada"]
-        if name.startswith("__") and name.endswith("__"):
-            return getattr(original, name)
-        _env.sync()
-        value = self._torchada_resolve(name, original, search, rows, vendor)
-        self.__dict__[name] = value
-        return value
-
-    def _torchada_resolve(self, name: str, original: ModuleType, search: Callable[[], list[ModuleType]],
-                 rows: dict[str, Redirect], vendor: Vendor) -> Any:
-        cuda_value = getattr(original, name, MISSING)
-        for prefix in (f"{self.__name__}.", "torch.cuda."):
-            row = rows.get(prefix + name)
-            if row is not None:
-                value = _build(row, cuda_value, vendor)
-                if value is not MISSING:
-                    return value
-                break
-        for module in search():
-            value = getattr(module, name, MISSING)
-            if value is not MISSING:
-                return value
-        if cuda_value is MISSING:
-            msg = f"module {self.__name__!r} has no attribute {name!r}"
-            raise AttributeError(msg)
-        if name.startswith("_") or isinstance(cuda_value, (type, ModuleType)) or not callable(cuda_value):
-            return cuda_value
-        return _no_counterpart(f"{self.__name__}.{name}", cuda_value, vendor)
+        self.__dict__["__getattr__"] = functools.partial(_resolve_attribute, self)
 
     def __dir__(self) -> list[str]:
-        original = original_module(self)
-        return sorted(set(dir(original)) | set(self.__dict__))
+        return sorted(set(dir(original_module(self))) | set(self.__dict__))
+
+
+def _resolve_attribute(module: CudaModule, name: str) -> Any:
+    original, search, rows, vendor = module.__dict__["_torchada"]
+    if name.startswith("__") and name.endswith("__"):
+        return getattr(original, name)
+    _env.sync()
+    value = _resolve(module.__name__, name, original, search, rows, vendor)
+    module.__dict__[name] = value
+    return value
+
+
+def _resolve(module_name: str, name: str, original: ModuleType,
+             search: Callable[[], list[ModuleType]], rows: dict[str, Redirect],
+             vendor: Vendor) -> Any:
+    cuda_value = getattr(original, name, MISSING)
+    for prefix in (f"{module_name}.", "torch.cuda."):
+        row = rows.get(prefix + name)
+        if row is not None:
+            value = _build(row, cuda_value, vendor)
+            if value is not MISSING:
+                return value
+            break
+    for module in search():
+        value = getattr(module, name, MISSING)
+        if value is not MISSING:
+            return value
+    if cuda_value is MISSING:
+        msg = f"module {module_name!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    if name.startswith("_") or isinstance(cuda_value, (type, ModuleType)) or not callable(cuda_value):
+        return cuda_value
+    return _no_counterpart(f"{module_name}.{name}", cuda_value, vendor)
 
 
 def original_module(module: ModuleType) -> ModuleType:
