@@ -70,3 +70,24 @@ def test_triton_extra_cuda(vendor, tmp_path):
                           env=environment, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [vendor.device] * 3
+
+
+def test_build_hooks_install_when_cpp_extension_is_imported(vendor):
+    """On MUSA, torchada_build's cpp_extension hooks are installed when (and only when) the
+    program imports torch.utils.cpp_extension. A recording module stands in for the hooks."""
+    script = textwrap.dedent("""
+        import json, sys, types
+        calls = []
+        hooks = types.ModuleType("torchada_build.cpp_extension")
+        hooks.install = lambda: calls.append("install")
+        sys.modules["torchada_build.cpp_extension"] = hooks
+        import torch, torchada
+        before = list(calls)
+        import torch.utils.cpp_extension
+        print(json.dumps([before, calls]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=vendor.env(), timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = [[], ["install"]] if vendor.device == "musa" else [[], []]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == expected
