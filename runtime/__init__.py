@@ -31,6 +31,7 @@ from .names import (
 from .platform import (
     Platform,
     detect_platform,
+    detect_vendor,
     get_cuda_home,
     has_gpu,
     is_cuda_platform,
@@ -62,11 +63,10 @@ def __getattr__(name: str) -> Any:
 
 
 def _activate() -> None:
-    from .apply import apply
-    from .vendors import vendor_for
-
-    vendor = vendor_for(detect_platform())
+    vendor = detect_vendor()  # cheap: imports neither torch nor the vendor's extension
     if vendor is not None:
+        from .apply import apply
+
         apply(vendor)
 
 

@@ -12,11 +12,16 @@ import functools
 import importlib.util
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .vendors import Vendor
 
 __all__ = [
     "Platform",
+    "PlatformError",
     "detect_platform",
+    "detect_vendor",
     "get_cuda_home",
     "has_gpu",
     "is_cuda_platform",
@@ -36,24 +41,43 @@ class PlatformError(ValueError):
     """``TORCHADA_PLATFORM`` names no platform."""
 
 
-@functools.cache
-def detect_platform() -> Platform:
-    """The platform of this process (cached; see the module docstring for the order)."""
-    from .vendors import VENDORS
-
+def _forced() -> Platform | None:
     forced = os.environ.get("TORCHADA_PLATFORM", "").strip().lower()
-    if forced:
-        try:
-            return Platform(forced)
-        except ValueError:
-            choices = ", ".join(repr(p.value) for p in Platform)
-            msg = f"TORCHADA_PLATFORM={forced!r} is not a platform; use one of {choices}"
-            raise PlatformError(msg) from None
+    if not forced:
+        return None
+    try:
+        return Platform(forced)
+    except ValueError:
+        choices = ", ".join(repr(p.value) for p in Platform)
+        msg = f"TORCHADA_PLATFORM={forced!r} is not a platform; use one of {choices}"
+        raise PlatformError(msg) from None
+
+
+@functools.cache
+def detect_vendor() -> Vendor | None:
+    """The vendor whose extension is present (or forced), without importing torch or it."""
+    from .vendors import VENDORS, vendor_for
+
+    forced = _forced()
+    if forced is not None:
+        return vendor_for(forced)
     torch = sys.modules.get("torch")
     for vendor in VENDORS:
         version = getattr(getattr(torch, "version", None), vendor.device, None)
         if version or vendor.module in sys.modules or importlib.util.find_spec(vendor.module):
-            return vendor.platform
+            return vendor
+    return None
+
+
+@functools.cache
+def detect_platform() -> Platform:
+    """The platform of this process (cached; see the module docstring for the order)."""
+    vendor = detect_vendor()
+    if vendor is not None:
+        return vendor.platform
+    forced = _forced()
+    if forced is not None:
+        return forced
     import torch
 
     if torch.version.cuda is not None or torch.version.hip is not None:
@@ -70,9 +94,7 @@ def is_cuda_platform() -> bool:
 
 
 def _gpu_types() -> tuple[str, ...]:
-    from .vendors import vendor_for
-
-    vendor = vendor_for(detect_platform())
+    vendor = detect_vendor()
     return ("cuda",) if vendor is None else ("cuda", vendor.device)
 
 
@@ -92,9 +114,7 @@ def has_gpu() -> bool:
     ``torch.cuda.is_available()`` stays False on MUSA (libraries take CUDA-only branches on it);
     write ``"cuda" if torchada.has_gpu() else "cpu"`` where code picks a device with it.
     """
-    from .vendors import vendor_for
-
-    vendor = vendor_for(detect_platform())
+    vendor = detect_vendor()
     if vendor is not None:
         return vendor.device_module().device_count() > 0
     import torch
