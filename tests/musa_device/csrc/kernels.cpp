@@ -199,23 +199,17 @@ class LentGenerators {
           : slot.toGenerator();
       if (!owner.device().is_privateuseone()) continue;
       locks_.emplace_back(owner.mutex());
-      auto* source = at::check_generator<DeviceGenerator>(owner);
       at::Generator lent = at::make_generator<at::CPUGeneratorImpl>();
-      auto* target = at::check_generator<at::CPUGeneratorImpl>(lent);
-      target->set_engine(source->engine());
-      target->set_next_float_normal_sample(source->next_float_normal_sample());
-      target->set_next_double_normal_sample(source->next_double_normal_sample());
+      copy_generator_state(at::check_generator<DeviceGenerator>(owner),
+                           at::check_generator<at::CPUGeneratorImpl>(lent));
       slot = c10::IValue(lent);
       pairs_.emplace_back(owner, lent);
     }
   }
   ~LentGenerators() {
     for (auto& [owner, lent] : pairs_) {
-      auto* source = at::check_generator<at::CPUGeneratorImpl>(lent);
-      auto* target = at::check_generator<DeviceGenerator>(owner);
-      target->set_engine(source->engine());
-      target->set_next_float_normal_sample(source->next_float_normal_sample());
-      target->set_next_double_normal_sample(source->next_double_normal_sample());
+      copy_generator_state(at::check_generator<at::CPUGeneratorImpl>(lent),
+                           at::check_generator<DeviceGenerator>(owner));
     }
   }
 

@@ -512,9 +512,7 @@ c10::DeviceType DeviceGenerator::device_type() { return c10::DeviceType::Private
 
 DeviceGenerator* DeviceGenerator::clone_impl() const {
   auto* copy = new DeviceGenerator(device_.index());
-  copy->set_engine(const_cast<DeviceGenerator*>(this)->engine());
-  copy->set_next_float_normal_sample(const_cast<DeviceGenerator*>(this)->next_float_normal_sample());
-  copy->set_next_double_normal_sample(const_cast<DeviceGenerator*>(this)->next_double_normal_sample());
+  copy_generator_state(const_cast<DeviceGenerator*>(this), copy);
   return copy;
 }
 

@@ -53,6 +53,12 @@ struct DeviceGenerator : public at::CPUGeneratorImpl {
   DeviceGenerator* clone_impl() const override;
 };
 const at::Generator& default_generator(DeviceIndex index);
+// Copy a generator's whole state (engine and cached normal samples) into another.
+inline void copy_generator_state(at::CPUGeneratorImpl* from, at::CPUGeneratorImpl* to) {
+  to->set_engine(from->engine());
+  to->set_next_float_normal_sample(from->next_float_normal_sample());
+  to->set_next_double_normal_sample(from->next_double_normal_sample());
+}
 
 // ---- graphs --------------------------------------------------------------------------------
 // A captured graph is the list of backend calls made while capturing; replay runs them again
