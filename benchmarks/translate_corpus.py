@@ -17,13 +17,13 @@ chained-replace baseline and peak RSS per method.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
 import resource
 import subprocess
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
@@ -32,7 +32,10 @@ METHODS = ("ours", "chained-replace", "word-regex", "libclang-tokens")
 
 
 def corpus_paths() -> list[Path]:
-    torch_include = Path(sysconfig.get_paths()["purelib"]) / "torch" / "include"
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("the corpus needs the torch wheel's headers: pip install torch")
+    torch_include = Path(spec.submodule_search_locations[0]) / "include"
     roots = [torch_include / "ATen" / "cuda", torch_include / "c10" / "cuda", Path("/usr/local/cuda/include/cccl")]
     paths = []
     for root in roots:

@@ -18,22 +18,35 @@ Example::
 
 from __future__ import annotations
 
-from .findings import Finding, Severity
-from .mapping import Entry, Kind, MappingDB, Status, load_db
-from .translate import Translation, translate_source, translate_sources
-from .unit import Unit, translate_unit
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "Entry",
-    "Finding",
-    "Kind",
-    "MappingDB",
-    "Severity",
-    "Status",
-    "Translation",
-    "Unit",
-    "load_db",
-    "translate_source",
-    "translate_sources",
-    "translate_unit",
-]
+if TYPE_CHECKING:
+    from .findings import Finding, Severity
+    from .mapping import Entry, Kind, MappingDB, Status, load_db
+    from .translate import Translation, translate_source, translate_sources
+    from .unit import Unit, translate_unit
+
+_MODULE_OF = {
+    "Finding": "findings",
+    "Severity": "findings",
+    "Entry": "mapping",
+    "Kind": "mapping",
+    "MappingDB": "mapping",
+    "Status": "mapping",
+    "load_db": "mapping",
+    "Translation": "translate",
+    "translate_source": "translate",
+    "translate_sources": "translate",
+    "Unit": "unit",
+    "translate_unit": "unit",
+}
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    """Import on first use: ``import hipify_like.mapping`` alone must not load the translator."""
+    if name not in _MODULE_OF:
+        msg = f"module 'hipify_like' has no attribute {name!r}"
+        raise AttributeError(msg)
+    return getattr(importlib.import_module(f".{_MODULE_OF[name]}", __name__), name)

@@ -13,7 +13,8 @@ code, or is reported by a failing loopback compile):
 * qualified names other than namespaces (``DeviceType::PrivateUse1``) and dispatch keys, for the same
   reason; a qualified namespace (``at::musa``) becomes a namespace alias, any other renamed name a
   macro (a namespace such as ``mtmusa`` or ``MUSACachingAllocator`` too, wherever it is nested);
-* ``thrust::musa``: Thrust's ``cuda`` is itself an alias inside a versioned namespace.
+* ``thrust::musa`` only after a Thrust header with a MUSA name (``thrust/system/musa/...``): Thrust's
+  ``cuda`` is itself an alias, which cannot be declared ahead in the prelude.
 """
 
 from __future__ import annotations
@@ -62,14 +63,20 @@ def _by_musa(entries: list[Entry]) -> dict[str, Entry]:
     return {musa: _choose(group) for musa, group in sorted(groups.items())}
 
 
+_ALIASED_NAMESPACES = frozenset({"thrust"})
+"""Libraries whose CUDA namespace is itself an alias (Thrust's ``cuda`` → ``cuda_cub``): it cannot be
+declared ahead, so the MUSA alias goes into the library's compat headers, after its own headers."""
+
+
 def _namespace_lines(entry: Entry) -> list[str]:
+    """``at::cuda`` → ``at::musa``: a namespace alias (declaring the CUDA namespace ahead if it may)."""
     cuda, musa = entry.cuda.split("::"), entry.musa.split("::")
-    if len(cuda) != len(musa) or cuda[:-1] != musa[:-1] or entry.library == "thrust":
+    if len(cuda) != len(musa) or cuda[:-1] != musa[:-1]:
         return []
     opening = "".join(f"namespace {part} {{ " for part in cuda[:-1])
     closing = "}" * (len(cuda) - 1)
-    target = "::" + "::".join(cuda)
-    return [f"{opening}namespace {cuda[-1]} {{}} namespace {musa[-1]} = {target}; {closing}".strip()]
+    ahead = "" if entry.library in _ALIASED_NAMESPACES else f"namespace {cuda[-1]} {{}} "
+    return [f"{opening}{ahead}namespace {musa[-1]} = {cuda[-1]}; {closing}".strip()]
 
 
 def _arch_lines(arch: ArchTable) -> list[str]:
@@ -91,7 +98,7 @@ def render_prelude(db: MappingDB, arch: ArchTable) -> str:
     namespaces: list[str] = []
     for musa, entry in _by_musa([e for e in db.entries if _reversible(e)]).items():
         if "::" in entry.cuda:
-            if entry.kind is Kind.NAMESPACE:
+            if entry.kind is Kind.NAMESPACE and entry.library not in _ALIASED_NAMESPACES:
                 namespaces += _namespace_lines(entry)
             continue
         if entry.cuda.startswith("."):  # a member: the macro renames the member name
@@ -110,11 +117,17 @@ def render_headers(db: MappingDB | None = None) -> dict[str, str]:
     """Every compat header: relative path → text."""
     db = db or load_db()
     files = {PRELUDE: render_prelude(db, build_arch_table(db))}
+    late: dict[str, list[str]] = defaultdict(list)
+    for entry in db.of_kind(Kind.NAMESPACE):
+        if entry.library in _ALIASED_NAMESPACES and "::" in entry.cuda and _reversible(entry):
+            late[entry.library] += _namespace_lines(entry)
     headers = [e for e in db.of_kind(Kind.HEADER) if e.renames]
     for musa, entry in _by_musa(headers).items():
-        files[musa] = (
-            _HEADER_LINE.format(version=db.version) + "#pragma once\n" + f"#include <{entry.cuda}>\n"
-        )
+        text = _HEADER_LINE.format(version=db.version) + "#pragma once\n" + f"#include <{entry.cuda}>\n"
+        if late[entry.library]:
+            guard = f"TORCHADA_LOOPBACK_{entry.library.upper()}_NAMESPACES"
+            text += f"#ifndef {guard}\n#define {guard}\n" + "\n".join(late[entry.library]) + "\n#endif\n"
+        files[musa] = text
     return files
 
 

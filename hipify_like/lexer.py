@@ -21,6 +21,7 @@ import bisect
 import ctypes
 import enum
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ _VIRTUAL_PATH = "/__torchada__/lex.cpp"
 _ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
+_SPLICE = re.compile(rb"(?:\\\r?\n)+")
 _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 
@@ -118,7 +120,19 @@ def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     starts = [r - origin for r in raw]
     # libclang also returns the token that begins at the end of the range (the suffix's '#').
     stop = bisect.bisect_left(starts, len(buffer))
-    return kinds[:stop], starts[:stop], lengths[:stop]
+    kinds, starts, lengths = kinds[:stop], starts[:stop], lengths[:stop]
+    _strip_leading_splices(buffer, starts, lengths)
+    return kinds, starts, lengths
+
+
+def _strip_leading_splices(buffer: bytes, starts: list[int], lengths: list[int]) -> None:
+    """A token right after a line splice (``\\`` + newline) includes the splice in its spelling;
+    start it at its first real character instead, as a compiler reads it."""
+    for splice in _SPLICE.finditer(buffer):
+        i = bisect.bisect_left(starts, splice.start())
+        if i < len(starts) and starts[i] == splice.start() and splice.end() < starts[i] + lengths[i]:
+            lengths[i] -= splice.end() - starts[i]
+            starts[i] = splice.end()
 
 
 def lex(data: bytes) -> Tokens:

@@ -109,6 +109,9 @@ class Tables:
     warp_size: re.Pattern[bytes]
     headers: frozenset[bytes]
     """The header paths the database knows, as ``#include`` spells them."""
+    contextual: dict[bytes, frozenset[bytes]]
+    """Words that matter only after certain text: the last word of a qualified name (after its
+    qualifier, ``at::``), a member (after ``.``/``->``), a dispatch key (after ``,``)."""
 
 
 def _matters(entry: Entry) -> bool:
@@ -119,20 +122,32 @@ def build_tables(db: MappingDB) -> Tables:
     words: set[str] = set(_ENGINE_WORDS)
     qualified: dict[str, list[tuple[tuple[str, ...], Entry]]] = defaultdict(list)
     members: dict[str, Entry] = {}
+    after: dict[str, set[bytes]] = defaultdict(set)
+    plain: set[str] = set(_ENGINE_WORDS)
     for entry in db.entries:
         if entry.kind is Kind.DISPATCH_KEY:
             words.add(entry.cuda)
+            after[entry.cuda].add(b",")
         if not entry.kind.is_identifier or not _matters(entry):
             continue
         if entry.cuda.startswith("."):
             members[entry.cuda[1:]] = entry
             words.add(entry.cuda[1:])
+            after[entry.cuda[1:]].update((b".", b"->"))
         elif "::" in entry.cuda:
             parts = tuple(entry.cuda.split("::"))
             qualified[parts[-1]].append((parts, entry))
             words.add(parts[-1])
+            after[parts[-1]].add(parts[-2].encode() + b"::")
         else:
             words.add(entry.cuda)
+            plain.add(entry.cuda)
+    unknown = re.compile(rb"(?:" + trie_pattern(set(UNKNOWN_PREFIXES)) + rb")\w*")
+    contextual = {
+        word.encode(): frozenset(before)
+        for word, before in after.items()
+        if word not in plain and db.identifier(word) is None and not unknown.fullmatch(word.encode())
+    }
     # One pass: a known word (ending at a word boundary), or a CUDA-looking prefix and the rest of its word.
     pattern = rb"\b(?:(?:" + trie_pattern(words) + rb")\b|(?:" + trie_pattern(set(UNKNOWN_PREFIXES)) + rb")\w*)"
     return Tables(
@@ -141,9 +156,10 @@ def build_tables(db: MappingDB) -> Tables:
         trigger=re.compile(pattern),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
-        unknown=re.compile(rb"(?:" + trie_pattern(set(UNKNOWN_PREFIXES)) + rb")\w*"),
+        unknown=unknown,
         warp_size=re.compile(WARP_SIZE_PATTERN),
         headers=frozenset(e.cuda.encode() for e in db.of_kind(Kind.HEADER)),
+        contextual=contextual,
     )
 
 

@@ -35,6 +35,7 @@ _FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
 _WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
 _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\n]*)>|"([^"\n]*)")')
+_BLANK = frozenset(b" \t\r\n\\\f\v")
 _INCLUDE_LINE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?\b")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 
@@ -128,16 +129,47 @@ def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[
         seen = {m.start() for m in found}
         found += [m for m in tables.warp_size.finditer(data) if m.start() not in seen]
         found.sort(key=lambda m: m.start())
-    if report_includes:
-        return found
-    return [m for m in found if not _needs_nothing(tables, data, m)]
+    return [m for m in found if not _needs_nothing(tables, data, m, report_includes)]
 
 
-def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes]) -> bool:
-    if match.group() not in (b"include", b"include_next"):
-        return False
-    peek = _INCLUDE_PEEK.match(data, match.end())
-    return peek is not None and (peek.group(1) or peek.group(2)) not in tables.headers
+def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes], report_includes: bool) -> bool:
+    """Whether a candidate certainly needs nothing, by looking at the bytes around it (conservatively:
+    where a comment could hide what comes before, it is kept for the lexer to decide)."""
+    word = match.group()
+    before = tables.contextual.get(word)
+    if before is not None:
+        return not _follows(data, match.start(), before)
+    if word in (b"include", b"include_next") and not report_includes:
+        peek = _INCLUDE_PEEK.match(data, match.end())
+        return peek is not None and (peek.group(1) or peek.group(2)) not in tables.headers
+    return False
+
+
+def _follows(data: bytes, start: int, predecessors: frozenset[bytes]) -> bool:
+    """Whether ``data[start:]`` may come right after one of ``predecessors`` (``.``, ``at::``), blanks
+    and line splices allowed between; a comment there could hide anything, so it answers yes."""
+    i = _skip_blanks_back(data, start)
+    if i is None or data.endswith(b"*/", 0, i):
+        return True
+    for before in predecessors:
+        if before.endswith(b"::") and len(before) > 2:
+            if data.endswith(b"::", 0, i):
+                j = _skip_blanks_back(data, i - 2)
+                if j is None or data.endswith(b"*/", 0, j) or data.endswith(before[:-2], 0, j):
+                    return True
+        elif data.endswith(before, 0, i):
+            return True
+    return False
+
+
+def _skip_blanks_back(data: bytes, i: int) -> int | None:
+    """The offset after the last non-blank byte before ``i``; None when a line comment may end there."""
+    start = i
+    while i > 0 and data[i - 1] in _BLANK:
+        i -= 1
+    if b"\n" in data[i:start] and b"//" in data[data.rfind(b"\n", 0, i) + 1 : i]:
+        return None
+    return i
 
 
 def _with_line_directive(result: Translation, original_path: str) -> Translation:

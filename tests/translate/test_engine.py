@@ -120,6 +120,22 @@ def test_qualified_names_and_members(tables) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "spelling",
+    ["at::cuda", "at :: cuda", "at::\\\ncuda", "at:: /* c */ cuda", "at /* c */ :: cuda", "at:: // c\ncuda", "::at::cuda"],
+)
+def test_qualified_names_with_blanks_and_comments_inside(tables, spelling: str) -> None:
+    assert text(tables, f"auto s = {spelling}::getCurrentCUDAStream();\n") == (
+        f"auto s = {spelling.replace('cuda', 'musa')}::getCurrentMUSAStream();\n"
+    )
+
+
+def test_members_and_dispatch_keys_with_blanks(tables) -> None:
+    assert text(tables, "t . is_cuda(); p ->\n is_cuda(); TORCH_LIBRARY_IMPL(ns,\n  CUDA, m) {}\n") == (
+        "t . is_privateuseone(); p ->\n is_privateuseone(); TORCH_LIBRARY_IMPL(ns,\n  PrivateUse1, m) {}\n"
+    )
+
+
 def test_a_cuda_namespace_of_a_user_namespace_is_untouched(tables) -> None:
     assert text(tables, "mylib::cuda::run(); cuda::std::max(1, 2);\n") == "mylib::cuda::run(); cuda::std::max(1, 2);\n"
 

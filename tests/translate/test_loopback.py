@@ -26,12 +26,12 @@ LIBRARY_INCLUDES = [
     *(d / "include" for d in _package_dirs("torch")),
     *(d / "include" / "torch" / "csrc" / "api" / "include" for d in _package_dirs("torch")),
 ]
-INPUTS = [REPO / "samples" / "makefile" / "saxpy.cu"] + sorted(GOLDEN.glob("*.cu"))
+INPUTS = [REPO / "samples" / "makefile" / "saxpy.cu"] + sorted([*GOLDEN.glob("*.cu"), *GOLDEN.glob("*.cuh")])
 
 
 def _nvcc(nvcc: str, source: Path, output: Path, extra: list[str]) -> subprocess.CompletedProcess[str]:
     includes = [f"-I{d}" for d in LIBRARY_INCLUDES if d.is_dir()]
-    command = [nvcc, "-std=c++17", "-arch=sm_80", *extra, *includes, "-c", str(source), "-o", str(output)]
+    command = [nvcc, "-std=c++17", "-arch=sm_80", *extra, *includes, "-x", "cu", "-c", str(source), "-o", str(output)]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 

@@ -1,0 +1,118 @@
+"""``torchada-nvcc``: the console script. Errors print as one nvcc-style line; the status is nvcc's.
+
+Set ``TORCHADA_DEBUG=1`` to see a traceback instead of the one-line message.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from .backends import Backend, select_backend
+from .errors import FailedProcessError, TorchadaError, format_fatal
+
+__all__ = ["main"]
+
+_VERSION = frozenset({"--version", "-V"})
+
+
+def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) -> int:
+    if _VERSION & set(argv):  # nvcc ignores NVCC_*_FLAGS for --version
+        from .identity import version_banner
+
+        sys.stdout.write(version_banner(backend.value))
+        return 0
+    from .archs import requested_targets
+    from .backends import make_toolchain
+    from .cache import get_cache_dir
+    from .errors import warn
+    from .identity import arch_line, variable_lines
+    from .jobs import run_jobs
+    from .launcher import launcher_words
+    from .parse import parse_args
+    from .plan import clean_jobs, plan_jobs
+    from .request import build_request
+    from .toolchain import BuildContext
+    from .toolkit import ensure_toolkit
+
+    parsed = parse_args(argv, environ=environ)
+    for message in parsed.warnings:
+        warn(message)
+    if parsed.has("--help"):
+        from .docs import help_text
+
+        sys.stdout.write(help_text())
+        return 0
+    toolchain = make_toolchain(backend, environ)
+    cache_dir = get_cache_dir(environ)
+    if parsed.has("--list-gpu-arch") or parsed.has("--list-gpu-code"):
+        from .dbfacts import get_db_facts
+
+        prefix = "compute" if parsed.has("--list-gpu-arch") else "sm"
+        print("\n".join(f"{prefix}_{sm}" for sm in get_db_facts(cache_dir).table_sms))
+        return 0
+    toolchain.check_options(parsed)
+    echo = parsed.has("--verbose") or parsed.has("--dryrun")
+    execute = not parsed.has("--dryrun")
+    import tempfile
+
+    workdir = Path(tempfile.gettempdir()) / f"torchada-nvcc-{os.getpid()}"
+    if echo:
+        from .dbfacts import get_db_facts
+
+        home = ensure_toolkit(toolchain, get_db_facts(cache_dir), cache_dir)
+        lines = variable_lines(
+            describe=toolchain.describe(),
+            top=home,
+            include_dirs=toolchain.include_dirs(),
+            library_dirs=[home / "lib64", *toolchain.library_dirs()],
+            path=environ.get("PATH", ""),
+        )
+        print("\n".join(lines), file=sys.stderr, flush=True)
+    request = build_request(parsed)
+    ctx = BuildContext(parsed, request, requested_targets(parsed), environ, cache_dir, workdir, launcher_words(environ))
+    if echo:
+        lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
+        print("\n".join(lines), file=sys.stderr, flush=True)
+    jobs = plan_jobs(ctx, toolchain)
+    if parsed.has("--clean-targets"):
+        jobs = clean_jobs(ctx, jobs)
+    elif execute:
+        toolchain.require_installed()
+    if execute:
+        workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        run_jobs(jobs, echo=echo, execute=execute, environ=environ)
+    finally:
+        if execute:
+            import shutil
+
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    environ = os.environ
+    try:
+        backend = select_backend(argv, environ)
+        if backend is Backend.NVCC:
+            from .passthrough import exec_nvcc
+
+            return exec_nvcc(argv, environ)
+        return _drive(argv, environ, backend)
+    except FailedProcessError as error:
+        return error.returncode
+    except TorchadaError as error:
+        if environ.get("TORCHADA_DEBUG"):
+            raise
+        print(format_fatal(str(error)), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

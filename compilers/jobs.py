@@ -1,0 +1,63 @@
+"""Jobs: the commands a plan runs, printed in nvcc's ``#$ `` form by ``--dryrun`` and ``-v``.
+
+A job is an argv (never a shell line) or an in-process step that still prints as a command: the
+translate job prints the ``python -m torchada_build.compilers.units`` command that does the same
+work, and the dependency filter prints nvcc's own ``#$ -- Filter Dependencies -- > file`` line.
+"""
+
+from __future__ import annotations
+
+import enum
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import FailedProcessError
+
+__all__ = ["Job", "JobKind", "run_jobs"]
+
+
+class JobKind(enum.Enum):
+    TRANSLATE = "translate"
+    PREPROCESS = "preprocess"
+    DEPENDENCIES = "dependencies"
+    COMPILE = "compile"
+    FILTER_DEPENDENCIES = "filter dependencies"
+    DEVICE_LINK = "device link"
+    ARCHIVE = "archive"
+    LINK = "link"
+    RUN = "run"
+    CLEAN = "clean"
+
+
+@dataclass(frozen=True)
+class Job:
+    kind: JobKind
+    argv: tuple[str, ...]
+    outputs: tuple[str, ...] = ()
+    action: Callable[[], None] | None = field(default=None, compare=False)
+    """In-process work done instead of running ``argv``."""
+    display: str | None = None
+    """What ``#$`` shows when ``argv`` is not the command (nvcc's ``-- Filter Dependencies --``)."""
+
+    def render(self) -> str:
+        return "#$ " + (self.display if self.display is not None else shlex.join(self.argv))
+
+
+def run_jobs(jobs: Sequence[Job], *, echo: bool, execute: bool, environ: Mapping[str, str]) -> None:
+    """Print (``echo``) and run (``execute``) each job in order; the first failure stops the plan."""
+    for job in jobs:
+        if echo:
+            print(job.render(), file=sys.stderr, flush=True)
+        if not execute:
+            continue
+        if job.action is not None:
+            job.action()
+            continue
+        returncode = subprocess.run(job.argv, env=dict(environ), check=False).returncode
+        if returncode != 0:
+            if echo:
+                print(f"# --error 0x{returncode & 0xFF:x} --", file=sys.stderr)
+            raise FailedProcessError(job.argv, returncode)

@@ -1,0 +1,154 @@
+"""The nvcc option model: one frozen :class:`Option` per nvcc option, looked up by spelling.
+
+An option has a long name (``--output-file``) and usually a short one (``-o``); nvcc never mixes
+dashes (``-output-file`` and ``--o`` are unknown). How its value attaches is its :class:`Kind`
+(LLVM's option kinds, specialised to nvcc's grammar, ``nvcc_driver.md`` §1.2). What each backend does
+with it is a :class:`Treatment`: an :class:`Action` and the one-line reason. The rows live in
+:mod:`.option_table`; this module indexes them.
+
+    >>> find_option("-o").long
+    '--output-file'
+    >>> find_option("--use_fast_math").mcc.action
+    <Action.TRANSLATE: 'translate'>
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from dataclasses import dataclass
+
+__all__ = [
+    "GLUABLE_SHORT",
+    "Action",
+    "Group",
+    "Kind",
+    "Option",
+    "TO_NVCC",
+    "Treatment",
+    "all_options",
+    "find_option",
+]
+
+GLUABLE_SHORT = frozenset({"I", "D", "U", "L", "l", "O", "t"})
+"""The only short options whose value may be glued on (``-Ifoo``, ``-O3``, ``-t4``) in nvcc 13."""
+
+
+class Kind(enum.Enum):
+    """How an option takes its value."""
+
+    FLAG = "flag"
+    """No value; ``-lineinfo=true`` is an error."""
+    SEPARATE = "separate"
+    """One value, as ``-opt=V`` or ``-opt V``; a different repeat warns and the last wins."""
+    JOINED_OR_SEPARATE = "joined-or-separate"
+    """Like SEPARATE, and the short form also glues (``-O3``)."""
+    COMMA_LIST = "comma-list"
+    """A comma-separated list (``\\,`` and double quotes protect commas); repeats accumulate."""
+    JOINED_COMMA_LIST = "joined-comma-list"
+    """Like COMMA_LIST, and the short form also glues (``-Ifoo,bar``)."""
+    REPEATED = "repeated"
+    """One value per occurrence, not split (``-gencode arch=…,code=…``); repeats accumulate."""
+
+    @property
+    def takes_value(self) -> bool:
+        return self is not Kind.FLAG
+
+    @property
+    def is_list(self) -> bool:
+        return self in (Kind.COMMA_LIST, Kind.JOINED_COMMA_LIST, Kind.REPEATED)
+
+    @property
+    def glues(self) -> bool:
+        return self in (Kind.JOINED_OR_SEPARATE, Kind.JOINED_COMMA_LIST)
+
+
+class Group(enum.Enum):
+    """The categories of ``nvcc --help``, in its order."""
+
+    PHASE = "phase"
+    FILE = "file and path"
+    BEHAVIOUR = "compiler/linker behaviour"
+    PASS_THROUGH = "pass-through"
+    MISC = "driver miscellany"
+    CODEGEN = "GPU code generation"
+    CUDA = "CUDA compilation"
+    DIAGNOSTICS = "generic and diagnostic"
+    TORCHADA = "torchada"
+
+
+class Action(enum.Enum):
+    """What a backend does with an option."""
+
+    PASS = "pass"
+    """The backend compiler takes the same meaning under the same or an obvious spelling."""
+    TRANSLATE = "translate"
+    """The driver turns it into something else (other flags, a different job, a mapped value)."""
+    DROP = "drop"
+    """Accepted and ignored: it has no meaning for this backend."""
+    UNSUPPORTED = "unsupported"
+    """Refused with a one-line error: ignoring it would build something other than asked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Treatment:
+    action: Action
+    reason: str
+
+
+TO_NVCC = Treatment(Action.PASS, "real nvcc compiles the translated unit with it")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    long: str
+    """``--output-file`` (with the dashes)."""
+    short: str | None
+    """``-o``, or None (``--no-align-double`` has no short form)."""
+    kind: Kind
+    group: Group
+    help: str
+    mcc: Treatment
+    loopback: Treatment = TO_NVCC
+    choices: tuple[str, ...] = ()
+    """The accepted values of an enumerated option."""
+    numeric: bool = False
+    """Whether the value must be a number (``-O``, ``-t``)."""
+    alias_of: str | None = None
+    """The long name of the option this one spells differently (``--lto`` → ``--dlink-time-opt``)."""
+
+    @property
+    def name(self) -> str:
+        """The name without dashes, as nvcc's messages spell it (``output-file``)."""
+        return self.long.lstrip("-")
+
+    @property
+    def canonical(self) -> str:
+        return self.alias_of or self.long
+
+    def spellings(self) -> tuple[str, ...]:
+        return (self.long,) if self.short is None else (self.long, self.short)
+
+
+@functools.cache
+def all_options() -> tuple[Option, ...]:
+    from .option_table import OPTIONS
+
+    return OPTIONS
+
+
+@functools.cache
+def _index() -> tuple[dict[str, Option], dict[str, Option]]:
+    longs = {o.long[2:]: o for o in all_options()}
+    shorts = {o.short[1:]: o for o in all_options() if o.short}
+    return longs, shorts
+
+
+def find_option(spelling: str) -> Option | None:
+    """The option spelled exactly ``--long`` or ``-short`` (no value attached), or None."""
+    longs, shorts = _index()
+    if spelling.startswith("--"):
+        return longs.get(spelling[2:])
+    if spelling.startswith("-"):
+        return shorts.get(spelling[1:])
+    return None

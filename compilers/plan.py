@@ -1,0 +1,193 @@
+"""The planner, modelled on clang's driver: a request and a toolchain → the list of jobs to run.
+
+Each source input gets a translate job (its unit is looked up or translated while planning, since
+the commands name the translated copies) and, by phase, a preprocess, dependency or compile job;
+dependency files are written by an in-process filter job that names the original files. Then come
+the device link, the archive or the host link, and ``-run``'s program. ``-clean`` turns the plan
+into one ``rm -f`` of its outputs.
+
+    >>> jobs = plan_jobs(ctx, toolchain)         # doctest: +SKIP
+    >>> [j.kind.value for j in jobs]              # doctest: +SKIP
+    ['translate', 'compile', 'filter dependencies']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path, PurePath
+
+from .depfile import format_rule, parse_depfile, remap
+from .errors import TranslationError
+from .identity import library_flags
+from .jobs import Job, JobKind
+from .request import DependencyMode, Input, Phase
+from .toolchain import BuildContext, CompileMode, CompileStep, Toolchain
+from .units import CachedUnit, UnitRequest, get_unit, translate_command
+
+__all__ = ["HANDLED_BY_PLAN", "clean_jobs", "plan_jobs", "unit_request"]
+
+HANDLED_BY_PLAN = frozenset(
+    {
+        # phases, outputs and dependency files (request.py, this module)
+        "--preprocess", "--generate-dependencies", "--generate-nonsystem-dependencies",
+        "--generate-dependencies-with-compile", "--generate-nonsystem-dependencies-with-compile",
+        "--dependency-output", "--dependency-target-name", "--generate-dependency-targets", "--compile",
+        "--device-c", "--device-w", "--device-link", "--link", "--lib", "--run", "--run-args", "--output-file",
+        "--output-directory", "--x", "--no-device-link", "--clean-targets",
+        # architectures and relocatable device code (archs.py, the toolchains)
+        "--gpu-architecture", "--gpu-code", "--generate-code", "--relocatable-device-code",
+        # the command line itself (parse.py, cli.py)
+        "--options-file", "--forward-unknown-to-host-compiler", "--forward-unknown-to-host-linker",
+        "--forward-unknown-opts", "--dryrun", "--verbose", "--help", "--version", "--list-gpu-arch",
+        "--list-gpu-code", "--torchada-backend", "--compiler-bindir",
+    }
+)  # fmt: skip
+"""Options the planner, the request model or the CLI act on, rather than a toolchain's flag renderer."""
+
+
+def _absolute(paths: list[str]) -> tuple[Path, ...]:
+    return tuple(Path(os.path.normpath(Path(p).absolute())) for p in paths)
+
+
+def _pre_includes(ctx: BuildContext, include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The ``-include`` files that are the project's own (they are translated with the unit)."""
+    found = []
+    for value in ctx.parsed.values("--pre-include"):
+        for directory in (Path.cwd(), *include_dirs):
+            candidate = directory / value
+            if candidate.is_file():
+                found.append(Path(os.path.normpath(candidate.absolute())))
+                break
+    if not found:
+        return ()
+    from hipify_like.unit import is_system_path
+
+    return tuple(p for p in found if not is_system_path(p))
+
+
+def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
+    include_dirs = _absolute(ctx.parsed.values("--include-path") + ctx.parsed.values("--system-include"))
+    return UnitRequest(_absolute([source.path])[0], include_dirs, _pre_includes(ctx, include_dirs))
+
+
+def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
+    """Print the translator's findings gcc-style; under ``-Werror all-warnings`` they fail the build."""
+    if "all-warnings" in ctx.parsed.values("--Werror") and unit.errors:
+        for line in unit.errors:
+            print(line, file=sys.stderr)
+        msg = f"{len(unit.errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror"
+        raise TranslationError(msg)
+    if not ctx.parsed.has("--disable-warnings"):
+        for line in unit.warnings:
+            print(line, file=sys.stderr)
+
+
+def _filter_dependencies(source: Input, unit: CachedUnit, temporary: str, final: str | None, target: str,
+                         phony: bool) -> None:  # fmt: skip
+    def original_of(path: str) -> str:
+        if os.path.normpath(path) == str(unit.main):
+            return source.path
+        return unit.original_of(path) or path
+
+    rules = parse_depfile(Path(temporary).read_text(encoding="utf-8", errors="surrogateescape"))
+    text = format_rule(target, remap(rules, original_of), phony=phony)
+    if final is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from .cache import write_atomically
+
+    write_atomically(Path(final), text.encode("utf-8", errors="surrogateescape"))
+
+
+def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: Input, obj: str | None) -> list[Job]:
+    request = ctx.request
+    unit_req = unit_request(ctx, source)
+    unit = get_unit(unit_req, ctx.cache_dir)
+    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), action=lambda: _report_findings(ctx, unit))]
+    deps = request.dependencies
+    if request.phase is Phase.PREPROCESS:
+        step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)
+        return [*jobs, Job(JobKind.PREPROCESS, tuple(toolchain.compile_argv(ctx, step)))]
+    if request.phase is Phase.DEVICE_ONLY:
+        step = CompileStep(source, unit, CompileMode.DEVICE_ONLY, request.output)
+        return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)))]
+    if deps.mode is DependencyMode.NONE:
+        assert obj is not None
+        step = CompileStep(source, unit, CompileMode.COMPILE, obj)
+        return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
+    temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
+    if deps.mode is DependencyMode.ONLY:
+        target = request.dependency_target(source)
+        step = CompileStep(source, unit, CompileMode.DEPENDENCIES, None, temporary, target, deps.system)
+        final = deps.file
+        jobs.append(Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step))))
+    else:
+        assert obj is not None
+        target = request.dependency_target(source)
+        step = CompileStep(source, unit, CompileMode.COMPILE, obj, temporary, target, deps.system)
+        final = request.depfile_for(source)
+        jobs.append(Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,)))
+    display = f"-- Filter Dependencies -- > {final}" if final else "-- Filter Dependencies --"
+    filter_job = Job(
+        JobKind.FILTER_DEPENDENCIES,
+        (),
+        outputs=(final,) if final else (),
+        action=lambda: _filter_dependencies(source, unit, temporary, final, target, deps.phony),
+        display=display,
+    )
+    return [*jobs, filter_job]
+
+
+def plan_jobs(ctx: BuildContext, toolchain: Toolchain) -> list[Job]:
+    request = ctx.request
+    jobs: list[Job] = []
+    objects: list[str] = []
+    final_objects = request.phase is Phase.COMPILE
+    for index, item in enumerate(request.inputs):
+        if item not in request.sources:
+            objects.append(item.path)
+            continue
+        obj = None
+        if final_objects:
+            obj = request.output or request.object_for(item)
+        elif request.phase in (Phase.DEVICE_LINK, Phase.ARCHIVE, Phase.LINK):
+            obj = str(ctx.workdir / f"{index}_{PurePath(item.path).stem}.o")
+        jobs += _source_jobs(ctx, toolchain, index, item, obj)
+        if obj is not None:
+            objects.append(obj)
+    if request.phase is Phase.DEVICE_LINK:
+        output = request.output or "a_dlink.o"
+        jobs.append(Job(JobKind.DEVICE_LINK, tuple(toolchain.device_link_argv(ctx, objects, output)), (output,)))
+    elif request.phase is Phase.ARCHIVE:
+        output = request.output or "a.a"
+        jobs.append(Job(JobKind.ARCHIVE, tuple(toolchain.archive_argv(ctx, objects, output)), (output,)))
+    elif request.phase is Phase.LINK:
+        jobs += _link_jobs(ctx, toolchain, objects)
+    return jobs
+
+
+def _link_jobs(ctx: BuildContext, toolchain: Toolchain, objects: list[str]) -> list[Job]:
+    from .toolkit import ensure_toolkit
+
+    jobs = []
+    output = ctx.request.output or "a.out"
+    if toolchain.needs_device_link(ctx):
+        dlink = str(ctx.workdir / f"{PurePath(output).name}_dlink.o")
+        jobs.append(Job(JobKind.DEVICE_LINK, tuple(toolchain.device_link_argv(ctx, objects, dlink)), (dlink,)))
+        objects = [dlink, *objects]
+    home = ensure_toolkit(toolchain, ctx.facts, ctx.cache_dir)
+    flags = library_flags([home / "lib64", *toolchain.library_dirs()])
+    jobs.append(Job(JobKind.LINK, tuple(toolchain.link_argv(ctx, objects, output, flags)), (output,)))
+    if ctx.request.run:
+        program = output if os.sep in output else os.path.join(os.curdir, output)
+        jobs.append(Job(JobKind.RUN, (program, *ctx.parsed.values("--run-args"))))
+    return jobs
+
+
+def clean_jobs(ctx: BuildContext, jobs: list[Job]) -> list[Job]:
+    """``-clean``: delete what the plan would write (not its temporaries), and nothing else."""
+    temporaries = str(ctx.workdir) + os.sep
+    outputs = [o for job in jobs for o in job.outputs if not o.startswith(temporaries)]
+    return [Job(JobKind.CLEAN, ("rm", "-f", "--", *outputs))] if outputs else []

@@ -1,0 +1,264 @@
+"""What every backend shares: the build context, one compile step, and the host link and archive.
+
+A :class:`Toolchain` turns the plan's steps into commands. The backend-specific classes (mcc in
+:mod:`.toolchain_mcc`, loopback in :mod:`.toolchain_loopback`) render compiles and device links; the
+host link (nvcc's ``g++ … -Wl,--start-group objects … -l<runtime> -Wl,--end-group -o out``) and the
+archive (``ar cr``) are the same for both, apart from the runtime libraries they name. The nvcc
+backend has no toolchain: it hands the command line to the real nvcc untouched (:mod:`.passthrough`).
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import functools
+import os
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from .archs import GpuTargets
+from .backends import Backend
+from .cmdline import shell_words
+from .dbfacts import DbFacts, get_db_facts
+from .errors import ToolNotFoundError, UnsupportedOptionError
+from .options import Action, Option, Treatment
+from .parse import ArgKind, ParsedArgs
+from .request import Input, Request
+from .units import CachedUnit
+
+__all__ = [
+    "BuildContext",
+    "CompileMode",
+    "CompileStep",
+    "LINK_OPTIONS",
+    "Toolchain",
+    "dependency_flags",
+    "host_compiler_words",
+    "translate_macro",
+]
+
+_MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
+
+LINK_OPTIONS = frozenset(
+    {
+        "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--profile",
+        "--cudart", "--cudadevrt", "--archive-options", "--archiver-binary", "--compiler-options",
+    }
+)  # fmt: skip
+"""Options the host link, the archive or the device link renders (:meth:`Toolchain.link_argv` …)."""
+
+
+class CompileMode(enum.Enum):
+    COMPILE = "compile"
+    PREPROCESS = "preprocess"
+    DEPENDENCIES = "dependencies"
+    DEVICE_ONLY = "device-only output"
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """One run of the driver: the parsed command line and everything derived from it."""
+
+    parsed: ParsedArgs
+    request: Request
+    targets: GpuTargets
+    environ: Mapping[str, str]
+    cache_dir: Path
+    workdir: Path
+    """Where this run's temporaries go (created only when jobs run)."""
+    launcher: tuple[str, ...] = ()
+    """``TORCHADA_COMPILER_LAUNCHER`` (ccache, sccache), prefixed to compile commands."""
+
+    @functools.cached_property
+    def facts(self) -> DbFacts:
+        return get_db_facts(self.cache_dir)
+
+
+@dataclass(frozen=True)
+class CompileStep:
+    source: Input
+    unit: CachedUnit
+    mode: CompileMode
+    output: str | None
+    depfile: str | None = None
+    """A temporary dependency file for the compiler to write (the driver rewrites it)."""
+    dependency_target: str | None = None
+    system_dependencies: bool = True
+
+
+def dependency_flags(step: CompileStep) -> list[str]:
+    """``-M``/``-MM``/``-MD``/``-MMD`` with a temporary ``-MF`` (the driver rewrites it) and ``-MT``."""
+    if step.depfile is None:
+        return []
+    if step.mode is CompileMode.DEPENDENCIES:
+        flag = "-M" if step.system_dependencies else "-MM"
+    else:
+        flag = "-MD" if step.system_dependencies else "-MMD"
+    return [flag, "-MF", step.depfile, "-MT", step.dependency_target or ""]
+
+
+def translate_macro(item: str, facts: DbFacts) -> str:
+    """``__CUDA_NO_HALF_OPERATORS__=1`` → the same with the macro's MUSA name, when it has one."""
+    match = _MACRO_NAME.match(item)
+    if not match:
+        return item
+    return facts.macro(match.group()) + item[match.end() :]
+
+
+def host_compiler_words(parsed: ParsedArgs) -> list[str]:
+    """The ``-Xcompiler`` items as a shell would split them, and forwarded unknown options."""
+    words = [w for value in parsed.values("--compiler-options") for w in shell_words(value)]
+    return words + parsed.forwarded(ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH)
+
+
+class Toolchain(abc.ABC):
+    backend: ClassVar[Backend]
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.environ = environ
+
+    # -- identity and the toolkit mimic --------------------------------------------------------
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """One line for ``-v``: the backend and the toolkit it uses."""
+
+    @abc.abstractmethod
+    def require_installed(self) -> None:
+        """Raise :class:`ToolNotFoundError` with the remedy when the backend compiler is missing."""
+
+    @abc.abstractmethod
+    def include_dirs(self) -> list[Path]:
+        """The toolkit's include directories (``#$ INCLUDES=``)."""
+
+    @abc.abstractmethod
+    def library_dirs(self) -> list[Path]:
+        """The toolkit's library directories, after the mimic's ``lib64`` (``#$ LIBRARIES=``)."""
+
+    @abc.abstractmethod
+    def runtime_libraries(self, parsed: ParsedArgs) -> list[str]:
+        """What the host link adds after the user's libraries (``-lmusart``, ``-lcudart_static``…)."""
+
+    @abc.abstractmethod
+    def shim_libraries(self, facts: DbFacts) -> dict[str, str]:
+        """The toolkit mimic's ``lib64``: file name → GNU ld script (``libcudart.so`` → ``INPUT(-lmusart)``)."""
+
+    def mimic_headers(self, facts: DbFacts) -> dict[str, str]:
+        """The toolkit mimic's ``include/``: file name → text (empty: see :meth:`mimic_include_target`)."""
+        return {}
+
+    def mimic_include_target(self) -> Path | None:
+        """A directory the mimic's ``include`` links to instead (None: a directory of its own)."""
+        return None
+
+    @abc.abstractmethod
+    def default_arch(self, ctx: BuildContext) -> int:
+        """The ``compute_NN`` that ``-v`` reports when no architecture was asked for."""
+
+    def reported_arches(self, ctx: BuildContext) -> list[int]:
+        """The ``-arch compute_NN`` lines of ``-v``: what was asked for, one per MUSA tier for ``all``."""
+        if ctx.targets.virtual:
+            return list(ctx.targets.virtual)
+        if ctx.targets.special in ("all", "all-major"):
+            return [sm for arch in ctx.facts.musa_arches if (sm := ctx.facts.tier_sm(arch)) is not None]
+        return [self.default_arch(ctx)]
+
+    def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
+        """What ``-arch compute_<cuda_arch>`` becomes, for the ``-v`` line (empty: unchanged)."""
+        return ""
+
+    # -- compiling -----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]: ...
+
+    @abc.abstractmethod
+    def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]: ...
+
+    @abc.abstractmethod
+    def needs_device_link(self, ctx: BuildContext) -> bool:
+        """Whether linking executables or shared libraries runs a device link first."""
+
+    @abc.abstractmethod
+    def treatment(self, option: Option) -> Treatment:
+        """This backend's column of the option table."""
+
+    def check_options(self, parsed: ParsedArgs) -> None:
+        for arg in parsed.args:
+            if arg.option is None:
+                continue
+            treatment = self.treatment(arg.option)
+            if treatment.action is Action.UNSUPPORTED:
+                msg = (
+                    f"option '{arg.spelling[0]}' is not supported by the {self.backend.value} backend: "
+                    f"{treatment.reason}"
+                )
+                raise UnsupportedOptionError(msg)
+
+    def library_name(self, ctx: BuildContext, name: str) -> str | None:
+        """The backend's name for ``-l<name>``; None leaves it out."""
+        return name
+
+    def library_flags(self, ctx: BuildContext) -> list[str]:
+        names = (self.library_name(ctx, n) for n in ctx.parsed.values("--library"))
+        return [f"-l{name}" for name in names if name is not None]
+
+    def rpath_dirs(self, ctx: BuildContext) -> list[Path]:
+        return []
+
+    # -- the host link and the archive ----------------------------------------------------------
+
+    def host_compiler(self, ctx: BuildContext) -> str:
+        """The host C++ compiler: ``-ccbin`` (a program or a directory), ``NVCC_CCBIN``, else ``c++``."""
+        value = ctx.parsed.last("--compiler-bindir") or ctx.environ.get("NVCC_CCBIN")
+        if value:
+            value = value.strip('"')
+            if os.path.isdir(value):
+                for name in ("g++", "c++", "clang++"):
+                    if os.access(os.path.join(value, name), os.X_OK):
+                        return os.path.join(value, name)
+                msg = f"no C++ compiler (g++, c++, clang++) in the -ccbin directory '{value}'"
+                raise ToolNotFoundError(msg)
+            found = shutil.which(value, path=ctx.environ.get("PATH"))
+            if found is None:
+                msg = f"cannot find the host compiler '{value}' given by -ccbin"
+                raise ToolNotFoundError(msg)
+            return found
+        found = shutil.which("c++", path=ctx.environ.get("PATH")) or shutil.which("g++", path=ctx.environ.get("PATH"))
+        if found is None:
+            msg = "cannot find a host C++ compiler (c++ or g++) on PATH; pass -ccbin"
+            raise ToolNotFoundError(msg)
+        return found
+
+    def link_argv(self, ctx: BuildContext, objects: list[str], output: str, library_flags: list[str]) -> list[str]:
+        """nvcc's host link: user -L/-l before the toolkit's ``library_flags`` (the LIBRARIES words)."""
+        parsed = ctx.parsed
+        argv = [self.host_compiler(ctx), *host_compiler_words(parsed)]
+        argv += parsed.forwarded(ArgKind.TO_HOST_LINKER)
+        argv += ["-Wl,--start-group", *objects]
+        for flag, option in (("-shared", "--shared"), ("-r", "--relocatable-link"), ("-pg", "--profile")):
+            if parsed.has(option):
+                argv.append(flag)
+        for item in parsed.values("--linker-options"):
+            argv += ["-Xlinker", item]
+        argv += [f"-L{d}" for d in parsed.values("--library-path")]
+        argv += self.library_flags(ctx)
+        argv += library_flags
+        argv += [f"-Wl,-rpath,{d}" for d in self.rpath_dirs(ctx)]
+        argv += self.runtime_libraries(parsed)
+        argv += ["-Wl,--end-group", "-o", output]
+        return argv
+
+    def archive_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
+        archiver = ctx.parsed.last("--archiver-binary") or "ar"
+        options = [w for value in ctx.parsed.values("--archive-options") for w in shell_words(value)]
+        return [archiver, "cr", *options, output, *objects]
+
+    def finish_compile(self, ctx: BuildContext, step: CompileStep, argv: list[str]) -> list[str]:
+        """The compile command: ``argv``, the translated main file, ``-o``, behind the launcher."""
+        output = ["-o", step.output] if step.output is not None else []
+        return [*ctx.launcher, *argv, str(step.unit.main), *output]

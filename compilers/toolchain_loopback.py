@@ -1,0 +1,234 @@
+"""The loopback backend, a verification tool: translate exactly as for mcc, compile with the real nvcc.
+
+The translated (MUSA) unit is compiled by NVIDIA's nvcc with the compat headers generated from the
+mapping database (``hipify_like.compat``: a force-included prelude that maps each MUSA name back to
+its CUDA name, and one header per renamed header). A unit that compiles, links and runs this way
+uses only names the database maps. The command line reaches nvcc as the user wrote it, except what
+the driver owns: inputs (the translated copies), include directories (their translated copies first),
+``-D``/``-U`` names the database renames, phases, outputs and dependency files. Linking is done the
+way the mcc backend does it (nvcc ``-dlink``, then the host compiler), so CMake sees the same shape.
+cuBLAS, cuRAND and NCCL come from the pip wheels (``site-packages/nvidia``), through the toolkit
+mimic's ``lib64`` (the wheels ship ``libcublas.so.13`` but no ``libcublas.so``).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+
+from .backends import Backend
+from .cache import write_atomically
+from .dbfacts import DbFacts, translator_fingerprint
+from .errors import ToolNotFoundError
+from .installations import find_cuda
+from .options import Group, Option, Treatment
+from .parse import Arg, ArgKind, ParsedArgs
+from .request import DEVICE_ONLY_OPTIONS, Language
+from .toolchain import (
+    BuildContext,
+    CompileMode,
+    CompileStep,
+    Toolchain,
+    dependency_flags,
+    translate_macro,
+)
+from .units import CachedUnit
+
+__all__ = ["OWNED", "LoopbackToolchain", "wheel_include_dirs", "wheel_libraries"]
+
+OWNED = frozenset(
+    {
+        "--options-file", "--torchada-backend", "--dryrun", "--verbose", "--output-file", "--output-directory",
+        "--x", "--compile", "--device-c", "--device-w", "--device-link", "--link", "--lib", "--run", "--run-args",
+        "--preprocess", "--generate-dependencies", "--generate-nonsystem-dependencies",
+        "--generate-dependencies-with-compile", "--generate-nonsystem-dependencies-with-compile",
+        "--dependency-output", "--dependency-target-name", "--generate-dependency-targets",
+        "--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir", "--clean-targets",
+        "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--cudart",
+        "--cudadevrt", "--archive-options", "--archiver-binary", "--no-device-link",
+        "--help", "--version", "--list-gpu-arch", "--list-gpu-code",
+    }
+)  # fmt: skip
+"""Options the driver renders itself (or gives to the link, archive or device-link job) rather
+than to nvcc's compile."""
+
+_DEVICE_LINK_GROUPS = (Group.CODEGEN,)
+_DEVICE_LINK_OPTIONS = frozenset({"--compiler-options", "--compiler-bindir", "--nvlink-options", "--machine", "--m64"})
+
+
+@functools.cache
+def _nvidia_wheels(pattern: str) -> list[Path]:
+    """Paths matching ``pattern`` under the NVIDIA pip wheels (``site-packages/nvidia/<wheel>/…``)."""
+    spec = importlib.util.find_spec("nvidia")
+    locations = sorted(spec.submodule_search_locations or ()) if spec else []
+    return [path for location in locations for path in sorted(Path(location).glob(pattern))]
+
+
+def wheel_libraries() -> dict[str, Path]:
+    """The wheels' libraries by ``-l`` name: ``cublas`` → ``…/nvidia/cu13/lib/libcublas.so.13``."""
+    found: dict[str, Path] = {}
+    for path in _nvidia_wheels("*/lib/lib*.so.*"):
+        found.setdefault(path.name[3:].partition(".so")[0], path)
+    return found
+
+
+def wheel_include_dirs() -> list[Path]:
+    """The wheels' include directories (cuBLAS, cuRAND and NCCL headers)."""
+    return [d for d in _nvidia_wheels("*/include") if d.is_dir()]
+
+
+def _escape(value: str) -> str:
+    """A value nvcc will not split: its list options split on commas."""
+    return value.replace(",", "\\,")
+
+
+def _rendered(arg: Arg, ctx: BuildContext, unit: CachedUnit) -> list[str]:
+    canonical = arg.canonical
+    if canonical in ("--define-macro", "--undefine-macro"):
+        translated = [translate_macro(v, ctx.facts) for v in arg.values]
+        if translated == list(arg.values):
+            return list(arg.spelling)
+        flag = "-D" if canonical == "--define-macro" else "-U"
+        return [f"{flag}{_escape(v)}" for v in translated]
+    if canonical == "--include-path":
+        return [f"-I{_escape(d)}" for value in arg.values for d in unit.search_dirs(value)]
+    if canonical == "--system-include":
+        return [w for value in arg.values for d in unit.search_dirs(value) for w in ("-isystem", _escape(d))]
+    if canonical == "--pre-include":
+        return [w for value in arg.values for w in ("-include", _escape(unit.pre_include(value)))]
+    return list(arg.spelling)
+
+
+class LoopbackToolchain(Toolchain):
+    backend = Backend.LOOPBACK
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        super().__init__(environ)
+        self.cuda = find_cuda(environ)
+
+    def describe(self) -> str:
+        where = self.cuda.describe() if self.cuda else "no CUDA toolkit found"
+        return f"loopback backend (verification: translated code compiled by NVIDIA's nvcc), {where}"
+
+    def require_installed(self) -> None:
+        if self.cuda is None:
+            msg = "the loopback backend needs NVIDIA's nvcc, and none was found; set CUDA_HOME"
+            raise ToolNotFoundError(msg)
+
+    def _nvcc(self) -> str:
+        self.require_installed()
+        assert self.cuda is not None
+        return str(self.cuda.nvcc)
+
+    def include_dirs(self) -> list[Path]:
+        return ([self.cuda.include_dir] if self.cuda else []) + wheel_include_dirs()
+
+    def library_dirs(self) -> list[Path]:
+        return [self.cuda.lib_dir] if self.cuda else []
+
+    def runtime_libraries(self, parsed: ParsedArgs) -> list[str]:
+        libraries = [] if parsed.last("--cudadevrt") == "none" else ["-lcudadevrt"]
+        cudart = parsed.last("--cudart") or "static"
+        if cudart == "static":
+            libraries += ["-lcudart_static", "-lrt", "-lpthread", "-ldl"]
+        elif cudart == "shared":
+            libraries.append("-lcudart")
+        return libraries
+
+    def shim_libraries(self, facts: DbFacts) -> dict[str, str]:
+        shims = {f"lib{name}.so": f"INPUT({path})\n" for name, path in wheel_libraries().items()}
+        if self.cuda is not None:
+            for name in ("libcudart.so", "libcudart_static.a", "libcudadevrt.a"):
+                if (self.cuda.lib_dir / name).exists():
+                    shims[name] = f"INPUT({self.cuda.lib_dir / name})\n"
+        return shims
+
+    def treatment(self, option: Option) -> Treatment:
+        return option.loopback
+
+    def mimic_include_target(self) -> Path | None:
+        return self.cuda.include_dir if self.cuda else None
+
+    def rpath_dirs(self, ctx: BuildContext) -> list[Path]:
+        wheels = wheel_libraries()
+        named = [wheels[n].parent for n in ctx.parsed.values("--library") if n in wheels]
+        return list(dict.fromkeys(named))
+
+    def default_arch(self, ctx: BuildContext) -> int:
+        return 75  # what nvcc 13 compiles for when no architecture is given
+
+    def compat(self, ctx: BuildContext) -> tuple[Path, str]:
+        """The compat include directory and prelude, generated once per database version."""
+        record = ctx.cache_dir / "compat" / f"{translator_fingerprint()}.json"
+        try:
+            data = json.loads(record.read_text())
+            if Path(data["include_dir"]).is_dir():
+                return Path(data["include_dir"]), data["prelude"]
+        except (OSError, ValueError, KeyError):
+            pass
+        from hipify_like.compat import write_compat_headers
+
+        headers = write_compat_headers(ctx.cache_dir / "compat")
+        write_atomically(
+            record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode()
+        )
+        return headers.include_dir, headers.prelude
+
+    def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
+        include_dir, prelude = self.compat(ctx)
+        argv = [self._nvcc(), "-include", prelude]
+        for arg in ctx.parsed.args:
+            if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
+                argv += arg.spelling
+            elif arg.kind is ArgKind.OPTION and arg.canonical not in OWNED:
+                argv += _rendered(arg, ctx, step.unit)
+        # Quoted includes of headers that were not translated still resolve next to the original.
+        for directory in step.unit.original_dirs:
+            argv.append("-Xcompiler=" + _escape(shlex.join(["-iquote", directory])))  # ccache needs the = form
+        argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
+        argv += _language_flags(step)
+        argv += _mode_flags(ctx, step)
+        return self.finish_compile(ctx, step, argv)
+
+    def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
+        argv = [self._nvcc()]
+        for arg in ctx.parsed.args:
+            if arg.option is not None and (
+                arg.option.group in _DEVICE_LINK_GROUPS or arg.canonical in _DEVICE_LINK_OPTIONS
+            ):
+                argv += arg.spelling
+        argv += ["-dlink", *objects, "-o", output]
+        argv += [f"-L{_escape(d)}" for d in ctx.parsed.values("--library-path")]
+        argv += [f"-l{_escape(n)}" for n in ctx.parsed.values("--library")]
+        return argv
+
+    def needs_device_link(self, ctx: BuildContext) -> bool:
+        return not ctx.parsed.has("--no-device-link")  # nvcc always device-links when it links
+
+
+def _language_flags(step: CompileStep) -> list[str]:
+    suffix = step.unit.main.suffix
+    language = step.source.language
+    if language is Language.CUDA and suffix != ".cu":
+        return ["-x", "cu"]
+    if language is Language.CXX and suffix not in (".cc", ".cpp", ".cxx", ".ii"):
+        return ["-x", "c++"]
+    if language is Language.C and suffix not in (".c", ".i"):
+        return ["-x", "c"]
+    return []
+
+
+def _mode_flags(ctx: BuildContext, step: CompileStep) -> list[str]:
+    if step.mode is CompileMode.PREPROCESS:
+        return ["-E"]
+    if step.mode is CompileMode.DEVICE_ONLY:
+        phase = next(a for a in ctx.parsed.args if a.canonical in DEVICE_ONLY_OPTIONS)
+        return list(phase.spelling)
+    flags = dependency_flags(step)
+    if step.mode is CompileMode.COMPILE:
+        flags += ["-rdc=true", "-c"] if ctx.request.rdc else ["-c"]
+    return flags

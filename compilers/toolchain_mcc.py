@@ -1,0 +1,259 @@
+"""The mcc backend: translated units compiled by Moore Threads' clang-based ``mcc``.
+
+Flags follow ``musa_toolchain.md`` §1 and torch_musa's ``MUSAExtension`` (§1.4): ``-x musa`` for CUDA
+sources (mcc would take ``.cu`` as clang CUDA), one ``--offload-arch=mp_XX`` per MUSA architecture,
+and ``-U__CUDA__``, which torch_musa, Paddle and vllm_musa all pass because mcc's clang heritage
+predefines ``__CUDA__`` and headers would take their clang-CUDA paths. ``-fPIC`` comes from the
+command line as nvcc's does (CMake and torch pass ``-Xcompiler -fPIC``). ``-std`` too, but without one
+nvcc 13 compiles CUDA as C++17 while mcc's clang would take gnu++14, so ``-std=c++17`` is added then
+(torch_musa's MUSAExtension does the same; mcc refuses two ``-std``). Host-only ``.c``/``.cpp`` inputs are translated too and compiled by the
+host compiler with the MUSA include directory; the host compiler also links, adding ``-lmusart``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from .backends import Backend
+from .cmdline import shell_words
+from .dbfacts import DbFacts
+from .errors import ToolNotFoundError, UsageError
+from .identity import GENERATED, VERSION_MACROS
+from .installations import find_musa
+from .options import Option, Treatment
+from .parse import Arg, ArgKind, ParsedArgs
+from .request import Language
+from .toolchain import (
+    BuildContext,
+    CompileMode,
+    CompileStep,
+    Toolchain,
+    dependency_flags,
+    translate_macro,
+)
+from .units import CachedUnit
+
+__all__ = ["COMPILE_FLAGS", "DEVICE_FLAGS", "DEFAULT_CUDA_ARCH", "MccToolchain"]
+
+DEFAULT_CUDA_ARCH = 80
+"""What ``-v`` reports, and builds target, when neither the command line, ``TORCHADA_MUSA_ARCH`` nor a
+visible MUSA device says: sm_80, whose MUSA tier is mp_22 (MTT S4000)."""
+
+_WERROR = {
+    "all-warnings": "-Werror",
+    "reorder": "-Werror=reorder",
+    "deprecated-declarations": "-Werror=deprecated-declarations",
+}
+
+Render = Callable[[BuildContext, CachedUnit, Arg], list[str]]
+
+
+def _include(flag: str) -> Render:
+    return lambda ctx, unit, arg: [w for v in arg.values for d in unit.search_dirs(v) for w in (flag, d)]
+
+
+def _pre_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
+    return [w for value in arg.values for w in ("-include", unit.pre_include(value))]
+
+
+def _constant(*words: str) -> Render:
+    return lambda ctx, unit, arg: list(words)
+
+
+def _valued(template: str) -> Render:
+    return lambda ctx, unit, arg: [template.format(v) for v in arg.values]
+
+
+def _default_stream(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
+    if arg.values[-1] != "per-thread":
+        return []
+    return [f"-D{ctx.facts.macro('CUDA_API_PER_THREAD_DEFAULT_STREAM')}=1"]
+
+
+COMPILE_FLAGS: dict[str, Render] = {
+    "--compiler-options": lambda ctx, unit, arg: [w for v in arg.values for w in shell_words(v)],
+    "--define-macro": lambda ctx, unit, arg: [f"-D{translate_macro(v, ctx.facts)}" for v in arg.values],
+    "--undefine-macro": lambda ctx, unit, arg: [f"-U{translate_macro(v, ctx.facts)}" for v in arg.values],
+    "--include-path": _include("-I"),
+    "--system-include": _include("-isystem"),
+    "--pre-include": _pre_include,
+    "--optimize": _valued("-O{}"),
+    "--debug": _constant("-g"),
+    "--device-debug": _constant("-g"),
+    "--profile": _constant("-pg"),
+    "--no-exceptions": _constant("-fno-exceptions"),
+    "--std": _valued("-std={}"),
+    "--disable-warnings": _constant("-w"),
+    "--Wreorder": _constant("-Wreorder"),
+    "--Wno-deprecated-declarations": _constant("-Wno-deprecated-declarations"),
+    "--Werror": lambda ctx, unit, arg: [_WERROR[v] for v in arg.values if v in _WERROR],
+    "--ftemplate-depth": _valued("-ftemplate-depth={}"),
+    "--ftemplate-backtrace-limit": _valued("-ftemplate-backtrace-limit={}"),
+    "--frandom-seed": _valued("-frandom-seed={}"),
+    "--default-stream": _default_stream,
+}
+"""How each option that reaches a compile is spelled for mcc (and for the host compiler)."""
+
+DEVICE_FLAGS: dict[str, Render] = {
+    "--use_fast_math": _constant("-ffast-math", "-fmusa-flush-denormals-to-zero"),
+    "--ftz": lambda ctx, unit, arg: ["-fmusa-flush-denormals-to-zero"] if arg.values[-1] == "true" else [],
+    "--fmad": lambda ctx, unit, arg: ["-ffp-contract=fast" if arg.values[-1] == "true" else "-ffp-contract=off"],
+}
+"""Options that change device code generation only: not given to host-only compiles."""
+
+
+def _musa_arch_list(value: str) -> list[str]:
+    arches = []
+    for item in value.replace(";", ",").replace(" ", ",").split(","):
+        if not item:
+            continue
+        arch = item if item.startswith("mp_") else f"mp_{item}"
+        if not arch[3:].isdigit():
+            msg = f"TORCHADA_MUSA_ARCH must list MUSA architectures like mp_22 (or 22), not '{item}'"
+            raise UsageError(msg)
+        arches.append(arch)
+    return arches
+
+
+def _device_arch() -> str | None:
+    """The first visible MUSA device's architecture, when torch_musa is installed (imported lazily)."""
+    if importlib.util.find_spec("torch_musa") is None:
+        return None
+    try:
+        import torch
+        import torch_musa  # noqa: F401  (registers torch.musa)
+
+        major, minor = torch.musa.get_device_capability()  # type: ignore[attr-defined]
+    except Exception:  # no device, a broken install: fall back to the documented default
+        return None
+    return f"mp_{major}{minor}"
+
+
+class MccToolchain(Toolchain):
+    backend = Backend.MCC
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        super().__init__(environ)
+        self.musa = find_musa(environ)
+
+    def describe(self) -> str:
+        return f"mcc backend, {self.musa.describe()}"
+
+    def require_installed(self) -> None:
+        if not self.musa.is_valid:
+            msg = (
+                f"cannot find mcc (looked for {self.musa.mcc}); set MUSA_HOME to the MUSA SDK, or set "
+                "TORCHADA_BACKEND=loopback to verify the translation with NVIDIA's nvcc instead"
+            )
+            raise ToolNotFoundError(msg)
+
+    def include_dirs(self) -> list[Path]:
+        return [self.musa.include_dir]
+
+    def library_dirs(self) -> list[Path]:
+        return [self.musa.lib_dir]
+
+    def runtime_libraries(self, parsed: ParsedArgs) -> list[str]:
+        # nvcc's default is the static runtime; mcc links the shared one for both, because kernels in a
+        # static musart are reported not to register (musa_toolchain.md §2).
+        if parsed.last("--cudart") == "none":
+            return []
+        return ["-lmusart", "-lrt", "-lpthread", "-ldl"]
+
+    def shim_libraries(self, facts: DbFacts) -> dict[str, str]:
+        shims = {}
+        for cuda, musa in facts.libraries.items():
+            suffix = ".a" if cuda.endswith("_static") else ".so"
+            shims[f"lib{cuda}{suffix}"] = f"INPUT(-l{musa})\n"
+        # The runtime is this backend's choice, whatever the database says (see runtime_libraries).
+        musart = facts.library("cudart")
+        shims["libcudart.so"] = shims["libcudart_static.a"] = f"INPUT(-l{musart})\n"
+        shims["libcudadevrt.a"] = "!<arch>\n"
+        return shims
+
+    def treatment(self, option: Option) -> Treatment:
+        return option.mcc
+
+    def mimic_headers(self, facts: DbFacts) -> dict[str, str]:
+        """``cuda_runtime.h`` → ``#include <musa_runtime.h>``, for each header the database renames."""
+        return {cuda: f"// {GENERATED}\n#pragma once\n#include <{musa}>\n" for cuda, musa in facts.headers.items()}
+
+    def library_name(self, ctx: BuildContext, name: str) -> str | None:
+        if name == "cudadevrt":
+            return None  # MUSA has no separate device runtime; CMake adds -lcudadevrt to device links
+        return ctx.facts.library("cudart" if name == "cudart_static" else name)
+
+    def musa_arches(self, ctx: BuildContext) -> list[str]:
+        """``TORCHADA_MUSA_ARCH``, else the requested architectures through the sm → mp table, else
+        the visible device's, else the tier of :data:`DEFAULT_CUDA_ARCH`."""
+        override = ctx.environ.get("TORCHADA_MUSA_ARCH")
+        if override:
+            return _musa_arch_list(override)
+        targets = ctx.targets
+        if targets.special in ("all", "all-major"):
+            return list(ctx.facts.musa_arches)
+        if targets.numbers and targets.special is None:
+            table = ctx.facts.musa_for_sm
+            clamp = lambda sm: min(max(sm, min(table)), max(table))  # noqa: E731
+            return list(dict.fromkeys(table[clamp(sm)] for sm in targets.numbers))
+        return [_device_arch() or ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
+
+    def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
+        return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
+
+    def default_arch(self, ctx: BuildContext) -> int:
+        return ctx.facts.tier_sm(self.musa_arches(ctx)[0]) or DEFAULT_CUDA_ARCH
+
+    def _flags(self, ctx: BuildContext, unit: CachedUnit, *, device: bool) -> list[str]:
+        flags: list[str] = []
+        renderers = {**COMPILE_FLAGS, **DEVICE_FLAGS} if device else COMPILE_FLAGS
+        for arg in ctx.parsed.args:
+            if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
+                flags += arg.spelling
+            elif arg.canonical in renderers:
+                flags += renderers[arg.canonical](ctx, unit, arg)
+        # Quoted includes of headers that were not translated still resolve next to the original.
+        return flags + [w for directory in unit.original_dirs for w in ("-iquote", directory)]
+
+    def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
+        device = step.source.language is Language.CUDA
+        if device:
+            argv = [str(self.musa.mcc), "-x", "musa", *(f"--offload-arch={a}" for a in self.musa_arches(ctx))]
+            argv += ["-U__CUDA__", *VERSION_MACROS]
+            if not ctx.parsed.has("--std"):
+                argv.append("-std=c++17")  # nvcc 13's default dialect
+            if ctx.request.rdc and step.mode is CompileMode.COMPILE:
+                argv.append("-fgpu-rdc")
+        else:
+            language = "c" if step.source.language is Language.C else "c++"
+            argv = [self.host_compiler(ctx), "-x", language]
+        argv += self._flags(ctx, step.unit, device=device)
+        argv += [f"-I{self.musa.include_dir}"]
+        argv += _mode_flags(step, device)
+        return self.finish_compile(ctx, step, argv)
+
+    def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
+        # torch_musa's musa_devlink rule: mcc <objects> -o dlink.o -fPIC ... -dlink -L... -l...
+        words = [w for value in ctx.parsed.values("--compiler-options") for w in shell_words(value)]
+        argv = [str(self.musa.mcc), "-dlink", *objects, "-o", output, *([] if "-fPIC" in words else ["-fPIC"])]
+        argv += [f"--offload-arch={a}" for a in self.musa_arches(ctx)]
+        argv += words
+        argv += [f"-L{d}" for d in [*ctx.parsed.values("--library-path"), str(self.musa.lib_dir)]]
+        argv += self.library_flags(ctx)
+        return argv
+
+    def needs_device_link(self, ctx: BuildContext) -> bool:
+        return ctx.request.rdc and not ctx.parsed.has("--no-device-link")
+
+
+def _mode_flags(step: CompileStep, device: bool) -> list[str]:
+    """``-c``/``-E``/``-M`` and the dependency flags (written to a temporary file the driver rewrites)."""
+    if step.mode is CompileMode.PREPROCESS:
+        # nvcc preprocesses a .cu in its device pass; clang's spelling (unverified for mcc).
+        return ["-E", "--cuda-device-only"] if device else ["-E"]
+    flags = dependency_flags(step)
+    if step.mode is CompileMode.COMPILE:
+        flags.append("-c")
+    return flags

@@ -1,0 +1,116 @@
+"""The toolkit mimic: a fake CUDA root that build systems can be pointed at (``nvcc_driver.md`` §3.7).
+
+torch's extension builder wants ``$CUDA_HOME/bin/nvcc`` (for its version check and compiles),
+``include/`` and ``lib64/libcudart.so``; CMake wants ``nvvm/libdevice`` and links ``cudart_static``
+and ``cudadevrt`` itself. One directory per backend serves both:
+
+``bin/nvcc``
+    torchada-nvcc with the backend fixed (``TORCHADA_BACKEND`` is exported by the script).
+``nvvm/libdevice/``
+    empty: CMake only checks the path's name.
+``include/``
+    mcc: one header per CUDA header the database renames, including its MUSA counterpart
+    (``cuda_runtime.h`` → ``#include <musa_runtime.h>``); loopback: the real CUDA include directory.
+``lib64/``
+    GNU ld scripts from the backend (mcc: ``libcudart.so`` and ``libcudart_static.a`` are
+    ``INPUT(-lmusart)``, ``libcublas.so`` is ``INPUT(-lmublas)``…, ``libcudadevrt.a`` is an empty
+    archive; loopback: the real CUDA libraries and the pip wheels' cuBLAS, cuRAND and NCCL).
+``version.json``, ``version.txt``
+    the CUDA version the driver claims, for FindCUDAToolkit.
+
+The mimic lives at ``<cache>/toolkit/<backend>-<hash of its content>``, is written atomically, and
+never changes once written. ``get_cuda_home()`` returns it (or the real CUDA root for the nvcc
+backend), creating it when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from .backends import Backend
+from .cache import atomic_directory, get_cache_dir
+from .dbfacts import DbFacts, get_db_facts
+from .errors import ToolNotFoundError
+from .identity import CUDA_VERSION, GENERATED
+from .installations import find_cuda
+from .toolchain import Toolchain
+
+__all__ = ["ensure_toolkit", "get_cuda_home"]
+
+
+def _python() -> str:
+    """This interpreter, spelled the same whether it was started as ``python`` or ``python3``."""
+    candidate = Path(sys.prefix) / "bin" / f"python{sys.version_info.major}"
+    return str(candidate) if os.access(candidate, os.X_OK) else sys.executable
+
+
+def _nvcc_script(backend: Backend) -> str:
+    python = shlex.quote(_python())
+    return (
+        "#!/bin/sh\n"
+        f"# torchada-nvcc toolkit mimic, {GENERATED}\n"
+        f"TORCHADA_BACKEND={backend.value}\n"
+        "export TORCHADA_BACKEND\n"
+        f'exec {python} -m torchada_build.compilers.cli "$@"\n'
+    )
+
+
+def _content(toolchain: Toolchain, facts: DbFacts) -> dict[str, str]:
+    """Relative path → file text; ``include`` → a symlink target when the backend names one."""
+    version = ".".join(map(str, CUDA_VERSION))
+    files = {
+        "bin/nvcc": _nvcc_script(toolchain.backend),
+        "version.json": json.dumps({"cuda": {"name": "CUDA SDK", "version": version}}, indent=1) + "\n",
+        "version.txt": f"CUDA Version {version}\n",
+        "nvvm/libdevice/README": f"{GENERATED}: CMake requires this directory to exist by name.\n",
+    }
+    files.update({f"lib64/{name}": text for name, text in toolchain.shim_libraries(facts).items()})
+    files.update({f"include/{name}": text for name, text in toolchain.mimic_headers(facts).items()})
+    return files
+
+
+def ensure_toolkit(toolchain: Toolchain, facts: DbFacts, cache_dir: Path) -> Path:
+    """The toolkit mimic of ``toolchain``'s backend, written first when missing."""
+    files = _content(toolchain, facts)
+    link = toolchain.mimic_include_target()
+    key = hashlib.sha256(json.dumps([files, str(link)], sort_keys=True).encode()).hexdigest()[:16]
+    home = cache_dir / "toolkit" / f"{toolchain.backend.value}-{key}"
+    if (home / "bin" / "nvcc").is_file():
+        return home
+    with atomic_directory(home) as temporary:
+        for relative, text in files.items():
+            path = temporary / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        (temporary / "bin" / "nvcc").chmod(0o755)
+        if link is not None:
+            (temporary / "include").symlink_to(link, target_is_directory=True)
+        else:
+            (temporary / "include").mkdir(exist_ok=True)
+    return home
+
+
+def get_cuda_home(backend: str | None = None, environ: Mapping[str, str] | None = None) -> Path:
+    """The directory to use as ``CUDA_HOME`` (and ``CMAKE_CUDA_COMPILER=<it>/bin/nvcc``).
+
+    ``backend`` is ``"mcc"``, ``"loopback"`` or ``"nvcc"``; by default the one torchada-nvcc would
+    choose (``TORCHADA_BACKEND``, else the platform's). For nvcc it is the real CUDA root.
+    """
+    from .backends import make_toolchain, select_backend
+
+    environ = os.environ if environ is None else environ
+    chosen = Backend(backend) if backend else select_backend([], environ)
+    if chosen is Backend.NVCC:
+        cuda = find_cuda(environ)
+        if cuda is None:
+            msg = "the nvcc backend needs NVIDIA's nvcc; none was found (set CUDA_HOME)"
+            raise ToolNotFoundError(msg)
+        return cuda.home
+    cache_dir = get_cache_dir(environ)
+    return ensure_toolkit(make_toolchain(chosen, environ), get_db_facts(cache_dir), cache_dir)

@@ -1,0 +1,229 @@
+"""The translation cache: each source and the project headers it includes, translated once.
+
+A *unit* is a main source plus the project headers it includes (``hipify_like.translate_unit``),
+translated and mirrored under ``<cache>/units/<key>/tree/<absolute original path>``: translated files
+keep their names, so the compiler, pointed at the mirror of the main file with ``-I<mirror of each
+-I dir>`` first, finds the translated headers wherever the original ones were. ``#line`` directives
+make diagnostics name the original files.
+
+The key is content-addressed: the bytes of every file in the unit, the database version, the
+translator's fingerprint and the options that change translation (include directories, forced
+includes, the directories that count as system ones). Finding the key means knowing the headers,
+so each main file has a manifest (``<cache>/manifests/<hash>.json``) listing its recent units with
+each file's hash: a warm run hashes those files instead of translating (ccache's direct mode).
+Units are written under a temporary name and renamed into place; they never change afterwards.
+
+Run as a module, it is the translate job of ``--dryrun`` output:
+``python -m torchada_build.compilers.units k.cu -I include`` prints the unit's directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cache import atomic_directory, get_cache_dir, write_atomically
+from .dbfacts import translator_fingerprint
+from .errors import InputError
+
+__all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
+
+_FORMAT = 1
+_MANIFEST_ENTRIES = 16
+_ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _relative(path: str) -> str:
+    return os.path.normpath(path).lstrip(os.sep)
+
+
+@dataclass(frozen=True)
+class CachedUnit:
+    root: Path
+    originals: tuple[str, ...]
+    """Absolute original paths, the main source first."""
+    warnings: tuple[str, ...]
+    """The translator's findings as gcc-style warning lines."""
+    errors: tuple[str, ...]
+    """The same findings as error lines (for ``-Werror all-warnings``)."""
+
+    @property
+    def tree(self) -> Path:
+        return self.root / "tree"
+
+    @property
+    def main(self) -> Path:
+        return self.mirror(self.originals[0])
+
+    def mirror(self, original: str | Path) -> Path:
+        return self.tree / _relative(str(original))
+
+    def original_of(self, path: str) -> str | None:
+        """The original of a mirrored path, or None for a path outside the mirror."""
+        normalized = os.path.normpath(path)
+        prefix = str(self.tree) + os.sep
+        return os.sep + normalized[len(prefix) :] if normalized.startswith(prefix) else None
+
+    @property
+    def original_dirs(self) -> list[str]:
+        """The directories of the original files: where a quoted include of an untranslated sibling
+        header is found (the compiler gets them as ``-iquote``)."""
+        return list(dict.fromkeys(os.path.dirname(o) for o in self.originals))
+
+    def search_dirs(self, directory: str) -> list[str]:
+        """An include directory's translated copy (when the unit has one), then the directory itself."""
+        mirror = self.mirrored_dir(Path(directory).absolute())
+        return ([str(mirror)] if mirror is not None else []) + [directory]
+
+    def pre_include(self, path: str) -> str:
+        """A forced include: its translated copy when it is a project header of the unit."""
+        mirror = self.mirror(Path(path).absolute())
+        return str(mirror) if mirror.is_file() else path
+
+    def mirrored_dir(self, directory: Path) -> Path | None:
+        """The mirror of an include directory, when the unit translated something under it."""
+        mirror = self.mirror(directory)
+        return mirror if mirror.is_dir() else None
+
+
+@dataclass(frozen=True)
+class UnitRequest:
+    source: Path
+    include_dirs: tuple[Path, ...] = ()
+    pre_includes: tuple[Path, ...] = ()
+
+    def options_key(self) -> list[object]:
+        roots = [sys.prefix, *(os.environ.get(v, "") for v in _ROOT_VARIABLES)]
+        return [_FORMAT, [str(d) for d in self.include_dirs], [str(p) for p in self.pre_includes], roots]
+
+    def manifest_path(self, cache_dir: Path, fingerprint: str) -> Path:
+        key = json.dumps([str(self.source), fingerprint, self.options_key()]).encode()
+        return cache_dir / "manifests" / f"{_digest(key)[:32]}.json"
+
+
+def _load(cache_dir: Path, key: str) -> CachedUnit | None:
+    root = cache_dir / "units" / key
+    try:
+        data = json.loads((root / "unit.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]))
+
+
+def _files_match(files: Sequence[Sequence[str]]) -> bool:
+    for path, digest in files:
+        try:
+            if _digest(Path(path).read_bytes()) != digest:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _lookup(manifest: Path, cache_dir: Path) -> CachedUnit | None:
+    try:
+        entries = json.loads(manifest.read_text())["entries"]
+    except (OSError, ValueError, KeyError):
+        return None
+    for entry in entries:
+        if _files_match(entry["files"]):
+            unit = _load(cache_dir, entry["unit"])
+            if unit is not None:
+                return unit
+    return None
+
+
+def _record(manifest: Path, key: str, files: list[list[str]]) -> None:
+    try:
+        entries = json.loads(manifest.read_text())["entries"]
+    except (OSError, ValueError, KeyError):
+        entries = []
+    entries = [{"unit": key, "files": files}] + [e for e in entries if e.get("unit") != key]
+    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode())
+
+
+def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, list[list[str]]]:
+    from hipify_like.findings import Severity
+    from hipify_like.mapping import compute_version
+    from hipify_like.unit import translate_unit
+
+    translations = {}
+    for root in (request.source, *request.pre_includes):
+        unit = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
+        for translation in unit.files:
+            translations.setdefault(translation.path, translation)
+    files = [[path, _digest(t.original)] for path, t in translations.items()]
+    key = _digest(json.dumps([compute_version(), fingerprint, request.options_key(), files]).encode())[:32]
+    findings = [f for t in translations.values() for f in t.findings]
+    record = {
+        "originals": list(translations),
+        "warnings": [f.format(Severity.WARNING) for f in findings],
+        "errors": [f.format(Severity.ERROR) for f in findings],
+    }
+    final = cache_dir / "units" / key
+    if not (final / "unit.json").is_file():
+        if final.is_dir():  # not written by this module (units appear complete or not at all): replace it
+            shutil.rmtree(final, ignore_errors=True)
+        with atomic_directory(final) as temporary:
+            for path, translation in translations.items():
+                target = temporary / "tree" / _relative(path)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(translation.text)
+            (temporary / "unit.json").write_text(json.dumps(record, indent=1))
+    unit = CachedUnit(final, tuple(record["originals"]), tuple(record["warnings"]), tuple(record["errors"]))
+    return unit, files
+
+
+def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
+    """The translated unit of ``request``: from the cache when its files are unchanged."""
+    if not request.source.is_file() or not os.access(request.source, os.R_OK):
+        msg = f"cannot read input file '{request.source}'"
+        raise InputError(msg)
+    fingerprint = translator_fingerprint()
+    manifest = request.manifest_path(cache_dir, fingerprint)
+    unit = _lookup(manifest, cache_dir)
+    if unit is None:
+        unit, files = _translate(request, cache_dir, fingerprint)
+        _record(manifest, unit.root.name, files)
+    return unit
+
+
+def translate_command(request: UnitRequest) -> tuple[str, ...]:
+    """The command that makes (or finds) the unit: what ``--dryrun`` prints for the translate job."""
+    argv = [sys.executable, "-m", "torchada_build.compilers.units", str(request.source)]
+    for directory in request.include_dirs:
+        argv += ["-I", str(directory)]
+    for path in request.pre_includes:
+        argv += ["--pre-include", str(path)]
+    return tuple(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m torchada_build.compilers.units", description=__doc__)
+    parser.add_argument("source", type=Path)
+    parser.add_argument("-I", dest="include_dirs", action="append", type=Path, default=[])
+    parser.add_argument("--pre-include", action="append", type=Path, default=[])
+    options = parser.parse_args(argv)
+    request = UnitRequest(
+        options.source.absolute(),
+        tuple(d.absolute() for d in options.include_dirs),
+        tuple(p.absolute() for p in options.pre_include),
+    )
+    print(get_unit(request, get_cache_dir(os.environ)).root)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

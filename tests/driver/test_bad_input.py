@@ -1,0 +1,95 @@
+"""Bad input gets one nvcc-style line (``torchada-nvcc fatal   : …``) and exit status 1; nothing is
+written. (With ``--dryrun`` the variable lines come first, as nvcc prints them before its errors.)"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def _fatal(result) -> str:
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("#$ ")]  # --dryrun's own lines
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("torchada-nvcc fatal   : ")
+    return lines[0].removeprefix("torchada-nvcc fatal   : ")
+
+
+def test_unknown_option(driver) -> None:
+    assert _fatal(driver(["-foo", "k.cu"])) == "Unknown option '-foo'"
+
+
+def test_missing_input(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _fatal(driver(["-c", "missing.cu"])) == f"cannot read input file '{tmp_path}/missing.cu'"
+
+
+def test_input_that_is_not_a_file(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dir.cu").mkdir()
+    assert _fatal(driver(["--dryrun", "-c", "dir.cu"])) == f"cannot read input file '{tmp_path}/dir.cu'"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_input(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    (tmp_path / "k.cu").chmod(0)
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == f"cannot read input file '{tmp_path}/k.cu'"
+
+
+def test_mcc_not_found_says_what_to_do(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    driver_env("mcc", MUSA_HOME=str(tmp_path / "no-sdk"))
+    message = _fatal(driver(["-c", "k.cu"]))
+    assert message.startswith(f"cannot find mcc (looked for {tmp_path}/no-sdk/bin/mcc)")
+    assert "set MUSA_HOME" in message and "TORCHADA_BACKEND=loopback" in message
+    assert not (tmp_path / "k.o").exists()
+
+
+def test_dont_know_what_to_do(driver) -> None:
+    assert _fatal(driver(["-c", "k.cuh"])) == "Don't know what to do with 'k.cuh'"
+
+
+def test_bad_backend(driver, driver_env) -> None:
+    driver_env("cuda")
+    assert _fatal(driver(["-c", "k.cu"])) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'cuda'"
+    driver_env("mcc")
+    assert (
+        _fatal(driver(["--torchada-backend=hip", "k.cu"]))
+        == "--torchada-backend must be mcc, nvcc or loopback, not 'hip'"
+    )
+
+
+def test_bad_musa_arch(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    driver_env("mcc", TORCHADA_MUSA_ARCH="sm_80")
+    assert "TORCHADA_MUSA_ARCH must list MUSA architectures" in _fatal(driver(["--dryrun", "-c", "k.cu"]))
+
+
+def test_missing_launcher(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    driver_env("mcc", TORCHADA_COMPILER_LAUNCHER="no-such-cache --flag")
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
+        "cannot find the compiler launcher 'no-such-cache' named by TORCHADA_COMPILER_LAUNCHER"
+    )
+
+
+def test_missing_host_compiler(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _fatal(driver(["--dryrun", "k.o", "-ccbin", "/no/such/g++"])) == (
+        "cannot find the host compiler '/no/such/g++' given by -ccbin"
+    )
+
+
+def test_unsupported_option_for_mcc(driver) -> None:
+    message = _fatal(driver(["-ptx", "k.cu"]))
+    assert (
+        message
+        == "option '-ptx' is not supported by the mcc backend: PTX is NVIDIA's virtual ISA; mcc does not emit it"
+    )

@@ -1,0 +1,125 @@
+"""The translation cache: content-addressed units, warm hits that translate nothing, invalidation by
+content (a header, the database), atomic writes safe under parallel builds, and no corrupt entry
+after a failed or killed run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from torchada_build.compilers import units
+from torchada_build.compilers.units import UnitRequest, get_unit
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "include").mkdir(parents=True)
+    (root / "include" / "common.cuh").write_text("#pragma once\ncudaStream_t s;\n")
+    (root / "k.cu").write_text('#include "common.cuh"\ncudaError_t e = cudaMalloc(nullptr, 0);\n')
+    return root
+
+
+def _request(project: Path) -> UnitRequest:
+    return UnitRequest(project / "k.cu", (project / "include",))
+
+
+def test_a_unit_mirrors_the_source_and_its_project_headers(project: Path, tmp_path: Path) -> None:
+    unit = get_unit(_request(project), tmp_path / "cache")
+    assert unit.originals == (str(project / "k.cu"), str(project / "include" / "common.cuh"))
+    assert unit.main == unit.tree / str(project / "k.cu").lstrip("/")
+    assert unit.main.read_text().startswith(f'#line 1 "{project}/k.cu"\n')
+    assert "musaStream_t" in unit.mirror(project / "include" / "common.cuh").read_text()
+    assert unit.mirrored_dir(project / "include") == unit.mirror(project / "include")
+    assert unit.original_of(str(unit.main)) == str(project / "k.cu")
+
+
+def test_a_warm_hit_translates_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = get_unit(_request(project), tmp_path / "cache")
+
+    def fail(*args: object) -> None:
+        raise AssertionError("translated again")
+
+    monkeypatch.setattr(units, "_translate", fail)
+    assert get_unit(_request(project), tmp_path / "cache") == first
+
+
+def test_changing_a_header_makes_a_new_unit(project: Path, tmp_path: Path) -> None:
+    first = get_unit(_request(project), tmp_path / "cache")
+    (project / "include" / "common.cuh").write_text("#pragma once\ncudaEvent_t e;\n")
+    second = get_unit(_request(project), tmp_path / "cache")
+    assert second.root != first.root
+    assert "Stream_t" in first.mirror(project / "include" / "common.cuh").read_text()
+    assert "Event_t" in second.mirror(project / "include" / "common.cuh").read_text()
+    assert first.root.is_dir()  # units never change; the old one stays valid for whoever uses it
+
+
+def test_the_translator_version_and_the_options_are_part_of_the_key(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = get_unit(_request(project), cache)
+    assert get_unit(UnitRequest(project / "k.cu", ()), cache).root != first.root  # include dirs
+    monkeypatch.setattr(units, "translator_fingerprint", lambda: "another-database")
+    assert _request(project).manifest_path(cache, "another-database") != _request(project).manifest_path(cache, "x")
+    assert get_unit(_request(project), cache).root != first.root
+
+
+def test_findings_are_kept_for_warm_hits(project: Path, tmp_path: Path) -> None:
+    (project / "k.cu").write_text("#define WARP_SIZE 32\n")
+    cold = get_unit(_request(project), tmp_path / "cache")
+    warm = get_unit(_request(project), tmp_path / "cache")
+    assert cold.warnings == warm.warnings and len(warm.warnings) == 1
+    assert warm.warnings[0].startswith(f"{project}/k.cu:1:19: warning: ")
+    assert warm.errors[0].startswith(f"{project}/k.cu:1:19: error: ")
+
+
+def test_a_failed_write_leaves_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    original = Path.write_bytes
+
+    def write_then_die(self: Path, data: bytes) -> int:
+        original(self, data)
+        raise KeyboardInterrupt  # as if the build were interrupted halfway through the tree
+
+    monkeypatch.setattr(Path, "write_bytes", write_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        get_unit(_request(project), cache)
+    monkeypatch.undo()
+    assert list((cache / "units").iterdir()) == []
+    assert not (cache / "manifests").exists()
+    assert get_unit(_request(project), cache).main.is_file()
+
+
+def test_leftovers_of_a_killed_run_are_never_read(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    unit = get_unit(_request(project), cache)
+    (cache / "units" / ".tmp-killed").mkdir()
+    (cache / "units" / ".tmp-killed" / "unit.json").write_text("{not json")
+    manifest = next((cache / "manifests").iterdir())
+    (manifest.parent / ".tmp-killed").write_text("garbage")
+    (unit.root / "unit.json").unlink()  # a unit that lost its record is rebuilt, not trusted
+    again = get_unit(_request(project), cache)
+    assert again.root == unit.root and (again.root / "unit.json").is_file()
+    assert json.loads(manifest.read_text())["entries"][0]["unit"] == unit.root.name
+
+
+def test_parallel_builds_agree(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    command = [
+        sys.executable,
+        "-m",
+        "torchada_build.compilers.units",
+        str(project / "k.cu"),
+        "-I",
+        str(project / "include"),
+    ]
+    env = {"TORCHADA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) for _ in range(6)]
+    roots = {run.communicate()[0].strip() for run in runs}
+    assert all(run.returncode == 0 for run in runs)
+    assert len(roots) == 1
+    assert [p.name for p in (cache / "units").iterdir()] == [Path(roots.pop()).name]  # no temporary left behind

@@ -1,0 +1,147 @@
+"""Real builds through torchada-nvcc's loopback backend: each source is translated to MUSA, compiled
+by NVIDIA's nvcc against the generated compat headers, and linked by the host compiler, the way the
+mcc backend links. There is no GPU, so the programs are linked and inspected (``nm``, ``ldd``), not
+run. Covered: samples/makefile with make, the pip wheels' cuBLAS, paths with spaces, quotes and
+non-ASCII letters, dependency files that make ninja rebuild when an original header changes,
+diagnostics that name the original file, and ``-Werror`` on translator findings."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from driver_support import REPO, TORCHADA_NVCC, cli_env, run_cli
+
+pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def makefile_build(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path, nvcc: str) -> Path:  # noqa: ARG001
+    project = tmp_path_factory.mktemp("make") / "saxpy project"
+    shutil.copytree(REPO / "samples" / "makefile", project)
+    _run(["make", f"NVCC={TORCHADA_NVCC}"], project, cli_env(cache_dir, "loopback"))
+    return project
+
+
+def test_makefile_sample_links(makefile_build: Path) -> None:
+    program = makefile_build / "saxpy"
+    assert program.is_file()
+    symbols = subprocess.run(["nm", "-C", str(program)], capture_output=True, text=True, check=True).stdout
+    assert " T main" in symbols
+    assert "saxpy(int, float, float const*, float*)" in symbols  # the kernel's host stub
+    assert "cudaStreamCreate" in symbols or "cudaMalloc" in symbols  # the static CUDA runtime
+    libraries = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=True).stdout
+    assert "libstdc++" in libraries and "libcudart.so" not in libraries  # nvcc's default: static cudart
+
+
+def test_makefile_sample_is_translated(makefile_build: Path, cache_dir: Path) -> None:
+    mirrors = list((cache_dir / "units").glob(f"*/tree{makefile_build}/saxpy.cu"))
+    assert mirrors, "no translated copy of saxpy.cu in the cache"
+    text = mirrors[0].read_text()
+    assert f'#line 1 "{makefile_build}/saxpy.cu"' in text
+    assert "__MUSA_ARCH__ >= 220" in text and "__CUDA_ARCH__" not in text
+    assert (mirrors[0].parent / "common.cuh").is_file()  # the project header is translated beside it
+
+
+def test_wheel_cublas_links_and_resolves(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    source = tmp_path / "blas.cu"
+    source.write_text("#include <cublas_v2.h>\nint main() { cublasHandle_t h; return cublasCreate(&h); }\n")
+    result = run_cli(["blas.cu", "-lcublas", "-o", "blas"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    libraries = subprocess.run(["ldd", str(tmp_path / "blas")], capture_output=True, text=True, check=True).stdout
+    line = next(x for x in libraries.splitlines() if "libcublas.so.13" in x)
+    assert "site-packages/nvidia/cu13/lib/libcublas.so.13" in line  # found through the rpath the driver adds
+
+
+def test_paths_with_spaces_quotes_and_non_ascii(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    # nvcc itself mangles include directories with single quotes or commas (it re-quotes -I for its
+    # shell) and file names with commas (its fatbinary step), so quotes go in file names here.
+    project = tmp_path / "dir with spaces and ünïcode"
+    (project / "inc dir").mkdir(parents=True)
+    (project / "inc dir" / "helper ü.cuh").write_text(
+        "#pragma once\n__device__ inline float twice(float x) { return 2 * x; }\n"
+    )
+    (project / "k 'ernel' v2.cu").write_text(
+        '#include "helper ü.cuh"\n#include <cuda_runtime.h>\n'
+        "__global__ void k(float* x) { x[0] = twice(x[0]); }\n"
+        "int main() { float* x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); return 0; }\n"
+    )
+    env = cli_env(cache_dir, "loopback")
+    argv = ["-I", str(project / "inc dir"), "k 'ernel' v2.cu", "-o", "prögram 'x'", "-MD"]
+    result = run_cli(argv, env=env, cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert (project / "prögram 'x'").is_file()
+    header = str(project / "inc dir" / "helper ü.cuh").replace(" ", "\\ ")
+    assert header in (project / "prögram 'x'.d").read_text()
+
+
+def test_diagnostics_name_the_original_file(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    (tmp_path / "broken.cuh").write_text("#pragma once\n\nint broken() { return undeclared_name; }\n")
+    (tmp_path / "k.cu").write_text('#include "broken.cuh"\n__global__ void k() {}\n')
+    result = run_cli(["-c", "k.cu"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert result.returncode != 0
+    error = next(line for line in result.stderr.splitlines() if ": error:" in line)
+    assert error.startswith(f"{tmp_path}/broken.cuh(3): error:")  # nvcc's file(line) form, the user's own file
+
+
+def test_findings_are_warnings_and_werror_makes_them_fail(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    (tmp_path / "k.cu").write_text("#define WARP_SIZE 32\n__global__ void k() {}\n")
+    env = cli_env(cache_dir, "loopback")
+    warned = run_cli(["-c", "k.cu"], env=env, cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    assert f"{tmp_path}/k.cu:1:19: warning: " in warned.stderr and "[TA1201]" in warned.stderr
+    assert "warning" not in run_cli(["-c", "k.cu", "-w"], env=env, cwd=tmp_path).stderr
+    (tmp_path / "k.o").unlink()
+    failed = run_cli(["-c", "k.cu", "-Werror", "all-warnings"], env=env, cwd=tmp_path)
+    assert failed.returncode == 1
+    assert f"{tmp_path}/k.cu:1:19: error: " in failed.stderr
+    assert "torchada-nvcc fatal   : 1 translation finding(s)" in failed.stderr
+    assert not (tmp_path / "k.o").exists()
+
+
+@pytest.fixture(scope="module")
+def ninja_build(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path, nvcc: str) -> Path:  # noqa: ARG001
+    """A build.ninja with torch's cuda_compile rule (deps = gcc, torch's long dependency options)."""
+    root = tmp_path_factory.mktemp("ninja")
+    (root / "include").mkdir()
+    (root / "include" / "scale.cuh").write_text("#pragma once\nconstexpr float kScale = 2.0f;\n")
+    (root / "k.cu").write_text('#include "scale.cuh"\n__global__ void k(float* x) { x[0] *= kScale; }\n')
+    (root / "build.ninja").write_text(
+        f"nvcc = {TORCHADA_NVCC}\n"
+        "rule cuda_compile\n"
+        "  depfile = $out.d\n"
+        "  deps = gcc\n"
+        "  command = $nvcc --generate-dependencies-with-compile --dependency-output $out.d -Iinclude -c -c $in"
+        " -o $out --compiler-options \"'-fPIC'\" -gencode=arch=compute_80,code=sm_80 -std=c++17\n"
+        "build k.o: cuda_compile k.cu\n"
+    )
+    _run(["ninja"], root, cli_env(cache_dir, "loopback"))
+    return root
+
+
+def _ninja_plan(root: Path, env: dict[str, str]) -> str:
+    return _run(["ninja", "-n", "-d", "explain"], root, env).stderr
+
+
+def test_dependency_file_names_the_original_headers(ninja_build: Path, cache_dir: Path) -> None:
+    deps = subprocess.run(["ninja", "-t", "deps"], cwd=ninja_build, capture_output=True, text=True, check=True).stdout
+    assert f"{ninja_build}/include/scale.cuh" in deps
+    assert "/units/" not in deps and "k.cu" in deps
+
+
+def test_touching_an_original_header_rebuilds(ninja_build: Path, cache_dir: Path) -> None:
+    env = cli_env(cache_dir, "loopback")
+    assert "k.o" not in _ninja_plan(ninja_build, env)  # up to date
+    header = ninja_build / "include" / "scale.cuh"
+    header.write_text(header.read_text() + "// changed\n")
+    assert f"older than most recent input {header}" in _ninja_plan(ninja_build, env)
+    _run(["ninja"], ninja_build, env)
+    assert "k.o" not in _ninja_plan(ninja_build, env)

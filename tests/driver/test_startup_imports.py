@@ -1,0 +1,36 @@
+"""Start-up stays cheap: ``--version``, nvcc passthrough and warm-cache compiles import neither torch,
+libclang nor the translator and its mapping database (benchmarks/driver_overhead.py times them)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from driver_support import REPO, cli_env
+
+PROBE = """
+import contextlib, io, json, sys
+from torchada_build.compilers.cli import main
+with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+    status = main(sys.argv[1:])
+print(json.dumps([status, sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "clang", "hipify_like"))]))
+"""
+
+
+def _imported(argv: list[str], env: dict[str, str], cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], env=env, cwd=cwd, capture_output=True, text=True)
+    status, modules = json.loads(done.stdout)
+    assert status == 0, done.stderr
+    return modules
+
+
+def test_warm_compile_and_version_import_nothing_heavy(tmp_path: Path, cache_dir: Path) -> None:
+    (tmp_path / "k.cu").write_text((REPO / "samples" / "makefile" / "saxpy.cu").read_text())
+    (tmp_path / "common.cuh").write_text((REPO / "samples" / "makefile" / "common.cuh").read_text())
+    env = cli_env(cache_dir, "mcc")
+    argv = ["--dryrun", "-c", "k.cu", "-arch=sm_80", "-o", "k.o"]
+    assert any(m.startswith("hipify_like") for m in _imported(argv, env, tmp_path))  # cold: it translates
+    assert _imported(argv, env, tmp_path) == []  # warm: hashes files, reads two small JSON records
+    assert _imported(["--version"], env, tmp_path) == []
