@@ -23,16 +23,14 @@ SUITE = ROOT / "tests" / "runtime" / "on_device"
 IGNORED = "ignore:Failed to load torchada C++ ops:UserWarning"
 
 
-def run_suite(python: Path | str, impl: str) -> dict[str, bool]:
+def run_suite(python: Path | str) -> dict[str, bool]:
     """Each check's id -> whether it passed."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.xml"
-        env = device_env("musa")
-        env["TORCHADA_TEST_IMPL"] = impl
         subprocess.run(
             [str(python), "-m", "pytest", str(SUITE), "-q", "-p", "no:cacheprovider",
              "-W", IGNORED, f"--junitxml={report}"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+            cwd=ROOT, env=device_env("musa"), capture_output=True, text=True, timeout=1800,
         )
         outcomes = {}
         for case in ElementTree.parse(report).iter("testcase"):
@@ -43,8 +41,8 @@ def run_suite(python: Path | str, impl: str) -> dict[str, bool]:
 
 
 def main() -> int:
-    ours = run_suite(sys.executable, "ours")
-    theirs = run_suite(pypi_python(), "pypi")
+    ours = run_suite(sys.executable)
+    theirs = run_suite(pypi_python())
     checks = sorted(set(ours) | set(theirs))
     width = max(map(len, checks))
     print(f"{'check':<{width}}  ours  torchada {PYPI_VERSION}")

@@ -21,20 +21,18 @@ from ._warn import warn_once
 from .redirects import REDIRECTS, Kind, Redirect, factory_redirects
 from .vendors import MISSING, Vendor
 
-__all__ = ["CudaModule", "apply", "applied_vendor", "original_module"]
+__all__ = ["CudaModule", "apply", "original_module"]
 
 _applied: Vendor | None = None
 _ROOTS = ("torch.", "triton.")
-
-
-def applied_vendor() -> Vendor | None:
-    return _applied
 
 
 def _build(row: Redirect, original: Any, vendor: Vendor) -> Any:
     """The object ``row`` puts in place of ``original`` (``MISSING`` when it does not apply)."""
     if row.kind is Kind.KEEP:
         return original
+    if row.kind is Kind.MODULE:
+        return sys.modules[row.cuda_name]
     if row.kind in (Kind.ALIAS, Kind.FALLBACK):
         return _vendor_attribute(vendor.format(row.musa_name or ""), vendor)
     if row.kind is Kind.CONSTANT:
