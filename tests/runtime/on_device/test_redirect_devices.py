@@ -117,6 +117,13 @@ def test_torch_cuda_answers_for_the_vendor(vendor):
     assert torch.cuda.device_count is torch.cuda.device_count  # resolved once, then cached
 
 
+def test_cuda_home_is_the_musa_toolkit(vendor, tmp_path, monkeypatch):
+    if vendor.device != "musa":
+        pytest.skip("CUDA_HOME names the MUSA toolkit on MUSA only")
+    monkeypatch.setenv("MUSA_HOME", str(tmp_path))
+    assert torchada.CUDA_HOME == str(tmp_path)
+
+
 def test_public_api(vendor):
     platform = torchada.detect_platform()
     assert platform.value == vendor.device
