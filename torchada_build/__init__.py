@@ -1,4 +1,23 @@
-"""torchada_build: points existing build systems (setuptools, JIT, CMake, Make) at torchada-nvcc."""
+"""torchada_build: points existing build systems (setuptools, JIT, CMake, Make) at torchada-nvcc.
+
+Terms:
+
+* **backend** (:mod:`.platform`): ``mcc`` (build for MUSA), ``nvcc`` (pass through to CUDA, untouched) or
+  ``loopback`` (verify: translate as for MUSA, compile with the real nvcc); torchada-nvcc's own choice,
+  plus "torch_musa is installed" for torch extensions.
+* **toolkit mimic**: the CUDA root that the driver writes for a backend; its ``bin/nvcc`` is torchada-nvcc.
+* **the seam** (:mod:`.cpp_extension`): :func:`~.cpp_extension.install` rebinds a few names of
+  ``torch.utils.cpp_extension`` so unchanged ``CUDAExtension``/``BuildExtension``/``load()``/``load_inline()``
+  builds compile through torchada-nvcc with torch_musa's include dirs, libraries and rpaths (:mod:`.settings`).
+* **CMake package** (:mod:`.commands`): ``TorchadaToolchain.cmake`` and ``TorchadaConfig.cmake``.
+
+Example::
+
+    $ python -m torchada_build setup.py build_ext --inplace       # an unchanged setup.py, for MUSA
+    $ cmake -DCMAKE_TOOLCHAIN_FILE="$(python -m torchada_build --toolchain)" -S . -B build
+
+Nothing is imported here: ``torchada_build.compilers`` (the driver) shares this package and starts fast.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,73 @@
+"""``python -m torchada_build``: print the CMake folder, or run a build script with the cpp_extension hook.
+
+    python -m torchada_build --cmake-dir              # for -DTorchada_DIR=... / CMAKE_PREFIX_PATH
+    python -m torchada_build --toolchain              # for -DCMAKE_TOOLCHAIN_FILE=...
+    python -m torchada_build --cuda-home              # for CUDA_HOME=... (bin/nvcc is torchada-nvcc)
+    python -m torchada_build setup.py build_ext       # an unchanged setup.py, built for MUSA
+"""
+
+from __future__ import annotations
+
+import argparse
+import runpy
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .commands import get_cmake_dir, get_toolchain_file
+from .errors import TorchadaError
+from .platform import detect_backend, get_toolkit_root
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m torchada_build",
+        description="Build CUDA extensions and CMake projects for MUSA with torchada-nvcc.",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--cmake-dir", action="store_true", help="print the folder of TorchadaConfig.cmake")
+    where.add_argument("--toolchain", action="store_true", help="print the path of the CMake toolchain file")
+    where.add_argument(
+        "--cuda-home", action="store_true", help="print the CUDA root to build with (the toolkit mimic, on MUSA)"
+    )
+    parser.add_argument("script", nargs="?", help="a build script (setup.py) to run with the cpp_extension hook")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
+    return parser
+
+
+def run_script(script: str, args: Sequence[str]) -> None:
+    """Run ``script`` as ``python script args`` would, with :func:`~.cpp_extension.install` done first."""
+    from .cpp_extension import install
+
+    install()
+    sys.argv = [script, *args]
+    sys.path.insert(0, str(Path(script).resolve().parent))
+    runpy.run_path(script, run_name="__main__")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    options = parser.parse_args(argv)
+    if options.cmake_dir:
+        print(get_cmake_dir())
+    elif options.toolchain:
+        print(get_toolchain_file())
+    else:
+        try:
+            if options.cuda_home:
+                print(get_toolkit_root(detect_backend().backend))
+            elif options.script:
+                run_script(options.script, options.args)
+            else:
+                parser.print_usage(sys.stderr)
+                return 2
+        except TorchadaError as error:
+            print(f"torchada: error: {error}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""The seam into ``torch.utils.cpp_extension``: an unchanged ``setup.py``, ``load()`` or ``load_inline()`` builds for MUSA.
+
+:func:`install` rebinds a few names of ``torch.utils.cpp_extension`` (one row of :data:`PATCHES` each) when
+the backend translates (``mcc``, or ``loopback`` for verification); with ``nvcc`` it changes nothing.
+
+* ``CUDA_HOME`` becomes the toolkit mimic, a CUDA root whose ``bin/nvcc`` is torchada-nvcc. torch then
+  compiles every ``.cu`` through torchada-nvcc on all its paths (setuptools with and without ninja, JIT),
+  its CUDA version check reads the mimic's ``nvcc --version``, and ``CUDA_HOME`` is never ``None``.
+* ``include_paths``/``library_paths`` and ``CUDAExtension`` add the backend's dirs, libraries and rpaths
+  (:mod:`.settings`); ``_prepare_ldflags`` does the same for JIT links.
+* ``_get_cuda_arch_flags`` maps ``TORCH_MUSA_ARCH_LIST``/``TORCH_CUDA_ARCH_LIST`` (:mod:`.arch_flags`).
+* ``_get_build_directory`` gives JIT builds their own folder, ``py3X_torchada_<backend>/<name>``.
+* ``_write_ninja_file`` keeps the ``.cu`` dependency files that torch drops when ``torch.version.cuda``
+  is ``None`` (as on a MUSA build of torch), so editing a header rebuilds the ``.cu`` files using it.
+
+Sources are never modified: torchada-nvcc translates into its cache. Problems with the machine (no
+torch_musa, no ``MUSA_HOME``) are raised as one line when a build starts, never at ``import torchada``.
+
+    >>> install()                      # doctest: +SKIP
+    <InstallStatus.INSTALLED: 'installed'>
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .arch_flags import get_arch_flags
+from .errors import UnsupportedTorchError
+from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
+from .settings import ExtensionSettings, get_extension_settings
+
+__all__ = ["PATCHES", "InstallStatus", "Patch", "install", "installed_backend", "uninstall"]
+
+
+class InstallStatus(enum.Enum):
+    INSTALLED = "installed"
+    ALREADY_INSTALLED = "already installed"
+    PASSTHROUGH = "passthrough"
+    """The backend is ``nvcc``: torch builds for CUDA exactly as without torchada."""
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    name: str
+    """The name rebound in ``torch.utils.cpp_extension``."""
+    make: Callable[[Any, BackendChoice], Any]
+    """``(original, choice) -> replacement``."""
+
+
+@dataclass
+class _State:
+    choice: BackendChoice | None = None
+    originals: dict[str, Any] | None = None
+
+
+_STATE = _State()
+
+
+def _settings(choice: BackendChoice) -> ExtensionSettings:
+    return get_extension_settings(choice)
+
+
+def _is_cuda_device(original: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a call of ``include_paths``/``library_paths`` asks for the CUDA paths (``device_type`` or old ``cuda=``)."""
+    bound = inspect.signature(original).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.arguments.get("device_type") == "cuda" or bound.arguments.get("cuda") is True
+
+
+def _make_include_paths(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
+    @functools.wraps(original)
+    def include_paths(*args: Any, **kwargs: Any) -> list[str]:
+        paths = original(*args, **kwargs)
+        if _is_cuda_device(original, args, kwargs):
+            paths = [*_settings(choice).include_dirs, *paths]
+        return paths
+
+    return include_paths
+
+
+def _make_library_paths(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
+    @functools.wraps(original)
+    def library_paths(*args: Any, **kwargs: Any) -> list[str]:
+        paths = original(*args, **kwargs)
+        if _is_cuda_device(original, args, kwargs):
+            paths = [*paths, *_settings(choice).library_dirs]
+        return paths
+
+    return library_paths
+
+
+def _make_cuda_extension(original: Callable[..., Any], choice: BackendChoice) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def CUDAExtension(name: str, sources: list[str], *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        settings = _settings(choice)
+        extension = original(name, sources, *args, **kwargs)
+        extension.libraries = settings.link_libraries(extension.libraries)
+        extension.extra_link_args = [*extension.extra_link_args, *settings.rpath_flags]
+        return extension
+
+    return CUDAExtension
+
+
+def _make_arch_flags(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
+    @functools.wraps(original)
+    def _get_cuda_arch_flags(cflags: list[str] | None = None) -> list[str]:
+        return get_arch_flags(cflags, os.environ, original)
+
+    return _get_cuda_arch_flags
+
+
+def _make_prepare_ldflags(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
+    @functools.wraps(original)
+    def _prepare_ldflags(extra_ldflags: list[str], with_cuda: bool, *args: Any, **kwargs: Any) -> list[str]:
+        flags = original(extra_ldflags, with_cuda, *args, **kwargs)
+        if not with_cuda:
+            return flags
+        return _settings(choice).link_flags(flags)
+
+    return _prepare_ldflags
+
+
+def _make_build_directory(original: Callable[..., str], choice: BackendChoice) -> Callable[..., str]:
+    @functools.wraps(original)
+    def _get_build_directory(name: str, verbose: bool) -> str:
+        if os.environ.get("TORCH_EXTENSIONS_DIR"):
+            return original(name, verbose)
+        from torch.utils.cpp_extension import get_default_build_root
+
+        python = f"py{sys.version_info.major}{sys.version_info.minor}{getattr(sys, 'abiflags', '')}"
+        directory = Path(get_default_build_root()) / f"{python}_torchada_{choice.backend.value}" / name
+        directory.mkdir(parents=True, exist_ok=True)
+        return str(directory)
+
+    return _get_build_directory
+
+
+_CUDA_RULE_WITHOUT_DEPS = "rule cuda_compile\n  command = $nvcc  $cuda_cflags"
+_CUDA_RULE_WITH_DEPS = "rule cuda_compile\n  depfile = $out.d\n  deps = gcc\n  command = $nvcc -MD -MF $out.d $cuda_cflags"
+
+
+def _make_write_ninja_file(original: Callable[..., None], choice: BackendChoice) -> Callable[..., None]:
+    @functools.wraps(original)
+    def _write_ninja_file(path: str, *args: Any, **kwargs: Any) -> None:
+        original(path, *args, **kwargs)
+        if os.environ.get("TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES", "0") == "1":
+            return
+        text = Path(path).read_text()
+        if _CUDA_RULE_WITHOUT_DEPS in text:
+            temporary = Path(f"{path}.torchada-tmp")
+            temporary.write_text(text.replace(_CUDA_RULE_WITHOUT_DEPS, _CUDA_RULE_WITH_DEPS))
+            os.replace(temporary, path)
+
+    return _write_ninja_file
+
+
+PATCHES = (
+    Patch("CUDAExtension", _make_cuda_extension),
+    Patch("_get_build_directory", _make_build_directory),
+    Patch("_get_cuda_arch_flags", _make_arch_flags),
+    Patch("_prepare_ldflags", _make_prepare_ldflags),
+    Patch("_write_ninja_file", _make_write_ninja_file),
+    Patch("include_paths", _make_include_paths),
+    Patch("library_paths", _make_library_paths),
+)
+
+
+def installed_backend() -> BackendChoice | None:
+    """The backend the hook was installed for, or ``None`` when it is not installed."""
+    return _STATE.choice if _STATE.originals is not None else None
+
+
+def install() -> InstallStatus:
+    """Point ``torch.utils.cpp_extension`` at torchada-nvcc; idempotent, and a no-op for the ``nvcc`` backend."""
+    if _STATE.originals is not None:
+        return InstallStatus.ALREADY_INSTALLED
+    choice = detect_backend()
+    if choice.backend is Backend.NVCC:
+        return InstallStatus.PASSTHROUGH
+    import torch
+    from torch.utils import cpp_extension
+
+    missing = [p.name for p in PATCHES if not callable(getattr(cpp_extension, p.name, None))]
+    if missing or not hasattr(cpp_extension, "CUDA_HOME"):
+        names = ", ".join(missing or ["CUDA_HOME"])
+        msg = f"torch {torch.__version__}'s torch.utils.cpp_extension lacks {names}; use a torch that torchada supports"
+        raise UnsupportedTorchError(msg)
+    originals = {p.name: getattr(cpp_extension, p.name) for p in PATCHES}
+    originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
+    cpp_extension.CUDA_HOME = str(get_toolkit_root(choice.backend))
+    for patch in PATCHES:
+        setattr(cpp_extension, patch.name, patch.make(originals[patch.name], choice))
+    _STATE.choice, _STATE.originals = choice, originals
+    return InstallStatus.INSTALLED
+
+
+def uninstall() -> None:
+    """Restore every name :func:`install` rebound."""
+    if _STATE.originals is None:
+        return
+    from torch.utils import cpp_extension
+
+    for name, value in _STATE.originals.items():
+        setattr(cpp_extension, name, value)
+    _STATE.choice, _STATE.originals = None, None

@@ -1,0 +1,104 @@
+"""Which backend a torch extension build targets, and where torch_musa is; nothing is imported or run.
+
+The backend is the driver's choice (:func:`~torchada_build.compilers.backends.select_backend`):
+``TORCHADA_BACKEND=mcc|nvcc|loopback`` when set; else ``mcc`` when a MUSA SDK is found (``MUSA_HOME``,
+``MUSA_PATH``, ``mcc`` on ``PATH``, ``/usr/local/musa``, ``/opt/musa``); else ``nvcc`` when a real nvcc is
+found; else ``mcc``, whose error then says how to point at the SDK. For torch extensions an installed
+``torch_musa`` also makes a **MUSA machine**, SDK or not.
+
+* ``mcc`` — build for MUSA;
+* ``nvcc`` — pass everything through to the real CUDA toolchain, untouched;
+* ``loopback`` — verification only: translate exactly as for MUSA, then compile the translated code with
+  the real nvcc (how CI proves the MUSA path on a machine with neither a MUSA GPU nor its SDK).
+
+    >>> detect_backend({"TORCHADA_BACKEND": "loopback"}).backend
+    <Backend.LOOPBACK: 'loopback'>
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compilers.backends import Backend, requested_backend, select_backend
+from .compilers.installations import find_musa
+from .errors import BuildConfigurationError
+
+__all__ = [
+    "Backend",
+    "BackendChoice",
+    "detect_backend",
+    "find_torch_musa",
+    "get_toolkit_root",
+    "require_musa_home",
+    "require_torch_musa",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendChoice:
+    backend: Backend
+    reason: str
+    """Why this backend: one phrase for error messages."""
+
+
+def find_torch_musa() -> Path | None:
+    """The installed ``torch_musa`` package folder, found without importing it."""
+    try:
+        spec = importlib.util.find_spec("torch_musa")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def detect_backend(environ: Mapping[str, str] | None = None) -> BackendChoice:
+    """``TORCHADA_BACKEND`` if set, else ``mcc`` where torch_musa is installed, else the driver's choice."""
+    environ = os.environ if environ is None else environ
+    requested = requested_backend([], environ)
+    if requested is not None:
+        return BackendChoice(requested, f"TORCHADA_BACKEND={requested.value}")
+    if find_torch_musa() is not None:
+        return BackendChoice(Backend.MCC, "torch_musa is installed")
+    backend = select_backend([], environ)
+    musa = find_musa(environ)
+    if musa.is_valid:
+        return BackendChoice(backend, f"a MUSA SDK is at '{musa.home}'")
+    if backend is Backend.NVCC:
+        return BackendChoice(backend, "no MUSA SDK was found and NVIDIA's nvcc was")
+    return BackendChoice(backend, "neither a MUSA SDK nor NVIDIA's nvcc was found")
+
+
+def require_musa_home(choice: BackendChoice, environ: Mapping[str, str] | None = None) -> Path:
+    """The MUSA SDK root for an ``mcc`` build, or one line saying how to point at it."""
+    musa = find_musa(os.environ if environ is None else environ)
+    if not musa.is_valid:
+        msg = (
+            f"cannot build for MUSA ({choice.reason}): no bin/mcc in '{musa.home}' (from {musa.found_by}); "
+            "set MUSA_HOME to the MUSA SDK root, or TORCHADA_BACKEND=loopback to verify the translation with nvcc"
+        )
+        raise BuildConfigurationError(msg)
+    return musa.home
+
+
+def require_torch_musa(choice: BackendChoice) -> Path:
+    """The torch_musa package folder for an ``mcc`` torch extension build, or one line saying what is missing."""
+    package = find_torch_musa()
+    if package is None:
+        msg = (
+            f"cannot build a torch extension for MUSA ({choice.reason}): torch_musa is not installed; "
+            "install torch_musa, or set TORCHADA_BACKEND=nvcc to build for CUDA"
+        )
+        raise BuildConfigurationError(msg)
+    return package
+
+
+def get_toolkit_root(backend: Backend) -> Path:
+    """The toolkit mimic of ``backend`` (a CUDA root whose ``bin/nvcc`` is torchada-nvcc), or the real one for nvcc."""
+    from .compilers.toolkit import get_cuda_home
+
+    return Path(get_cuda_home(backend.value))

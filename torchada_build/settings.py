@@ -1,0 +1,131 @@
+"""What a torch CUDA extension gets for one backend: include and library dirs, libraries, rpaths.
+
+For ``mcc`` these follow torch_musa's ``MUSAExtension`` (``musa_toolchain.md`` §1.4, §3.2): torch_musa's
+ported torch headers before torch's own, ``$MUSA_HOME/include`` and ``/lib``, ``torch_musa/lib``,
+``musa_python`` in place of torch's ``c10_cuda``/``torch_cuda``, CUDA library names renamed through the
+mapping database (``cudart`` → ``musart``), and rpaths to ``$ORIGIN/lib``, torch's and torch_musa's libraries.
+
+For ``loopback`` the translated code is compiled by the real nvcc and linked against CUDA, so the CUDA
+names stay; only torch's CUDA libraries that the installed torch really has are kept (a CPU build of
+torch has none).
+
+    >>> settings = get_extension_settings(BackendChoice(Backend.LOOPBACK, "test"))
+    >>> settings.link_libraries(["c10", "cudart"])
+    ['c10', 'cudart']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .platform import Backend, BackendChoice, require_musa_home, require_torch_musa
+
+__all__ = ["TORCH_CUDA_LIBRARIES", "ExtensionSettings", "get_extension_settings", "torch_library_dir"]
+
+TORCH_CUDA_LIBRARIES = ("c10_cuda", "torch_cuda")
+"""torch's own CUDA libraries, which ``CUDAExtension`` and JIT builds link."""
+
+
+def torch_library_dir() -> Path:
+    import torch
+
+    return Path(torch.__file__).parent / "lib"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtensionSettings:
+    backend: Backend
+    include_dirs: tuple[str, ...]
+    """Searched before torch's own include paths."""
+    library_dirs: tuple[str, ...]
+    device_libraries: tuple[str, ...]
+    """Linked in place of :data:`TORCH_CUDA_LIBRARIES` by ``CUDAExtension``."""
+    jit_device_libraries: tuple[str, ...]
+    """Linked in place of :data:`TORCH_CUDA_LIBRARIES` by ``load()`` and ``load_inline()``."""
+    renamed_libraries: Mapping[str, str]
+    rpaths: tuple[str, ...]
+
+    def _replace(self, name: str, *, jit: bool) -> tuple[str, ...]:
+        if name in TORCH_CUDA_LIBRARIES:
+            return self.jit_device_libraries if jit else self.device_libraries
+        return (self.renamed_libraries.get(name, name),)
+
+    def link_libraries(self, libraries: Iterable[str]) -> list[str]:
+        """``libraries`` with torch's CUDA libraries replaced and CUDA library names renamed, order kept."""
+        result: list[str] = []
+        for name in libraries:
+            result.extend(n for n in self._replace(name, jit=False) if n not in result)
+        return result
+
+    def link_flags(self, flags: Iterable[str]) -> list[str]:
+        """A JIT link line with the same replacements, each flag kept in place, and the library dirs added."""
+        result: list[str] = []
+        for flag in flags:
+            if not flag.startswith("-l"):
+                result.append(flag)
+                continue
+            replaced = self._replace(flag[2:], jit=True)
+            result.extend(f"-l{n}" for n in replaced if len(replaced) == 1 or f"-l{n}" not in result)
+        return [*result, *(f"-L{d}" for d in self.library_dirs)]
+
+    @property
+    def rpath_flags(self) -> list[str]:
+        return [f"-Wl,-rpath,{path}" for path in self.rpaths]
+
+
+def _renamed_libraries() -> dict[str, str]:
+    from hipify_like.mapping import Kind, load_db
+
+    return {e.cuda: e.musa for e in load_db().of_kind(Kind.LIBRARY) if e.renames}
+
+
+def _musa_settings(choice: BackendChoice, environ: Mapping[str, str]) -> ExtensionSettings:
+    musa_home = require_musa_home(choice, environ)
+    torch_musa = require_torch_musa(choice)
+    share = torch_musa / "share"
+    ported = share / "generated_cuda_compatible"
+    include_dirs = [
+        musa_home / "include",
+        ported / "aten" / "src",
+        ported / "include",
+        ported / "include" / "torch" / "csrc" / "api" / "include",
+        share / "torch_musa_codegen",
+        torch_musa.parent,
+    ]
+    if environ.get("MUDNN_HOME"):
+        include_dirs.append(Path(environ["MUDNN_HOME"]) / "include")
+    torch_lib = torch_library_dir()
+    return ExtensionSettings(
+        backend=choice.backend,
+        include_dirs=tuple(map(str, include_dirs)),
+        library_dirs=(str(torch_musa / "lib"), str(musa_home / "lib")),
+        device_libraries=("musa_python",),
+        jit_device_libraries=("musa_python", "musa_kernels"),
+        renamed_libraries=_renamed_libraries(),
+        rpaths=("$ORIGIN/lib", str(torch_lib), str(torch_musa / "lib")),
+    )
+
+
+def _loopback_settings(choice: BackendChoice) -> ExtensionSettings:
+    torch_lib = torch_library_dir()
+    present = tuple(name for name in TORCH_CUDA_LIBRARIES if (torch_lib / f"lib{name}.so").exists())
+    return ExtensionSettings(
+        backend=choice.backend,
+        include_dirs=(),
+        library_dirs=(),
+        device_libraries=present,
+        jit_device_libraries=present,
+        renamed_libraries={},
+        rpaths=(),
+    )
+
+
+def get_extension_settings(choice: BackendChoice, environ: Mapping[str, str] | None = None) -> ExtensionSettings:
+    """The settings for a translating backend; raises one line when the MUSA side is missing."""
+    environ = os.environ if environ is None else environ
+    if choice.backend is Backend.MCC:
+        return _musa_settings(choice, environ)
+    return _loopback_settings(choice)
