@@ -1,0 +1,93 @@
+"""torch.distributed: ``"nccl"`` means the vendor's collective backend (``"mccl"``).
+
+``get_backend()`` answers ``"nccl"`` for groups created by asking for ``"nccl"``, so code that
+compares it with ``"nccl"`` keeps its CUDA path (Intel Gaudi's migration toolkit does the same);
+groups created by asking for ``"mccl"`` answer ``"mccl"``.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from typing import Any, Callable
+
+from ._device import translate
+from .vendors import Vendor
+
+__all__ = ["get_backend", "init_process_group", "is_nccl_available", "new_group"]
+
+_asked_for_nccl: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _backend(backend: Any, vendor: Vendor) -> tuple[Any, bool]:
+    """The backend string for the vendor, and whether it named NCCL."""
+    if not isinstance(backend, str):
+        return backend, False
+    parts = []
+    named_nccl = False
+    for part in backend.split(","):
+        device, colon, name = part.strip().rpartition(":")
+        if name.lower() == "nccl":
+            name, named_nccl = vendor.collective, True
+        parts.append(f"{translate(device)}{colon}{name}" if colon else name)
+    return ",".join(parts), named_nccl
+
+
+def init_process_group(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def init_process_group(backend: Any = None, *args: Any, **kwargs: Any) -> Any:
+        import torch.distributed as dist
+
+        backend, named_nccl = _backend(backend, vendor)
+        if "device_id" in kwargs:
+            kwargs["device_id"] = translate(kwargs["device_id"])
+        result = original(backend, *args, **kwargs)
+        if named_nccl:
+            _asked_for_nccl.add(dist.distributed_c10d._get_default_group())
+        return result
+
+    return init_process_group
+
+
+def new_group(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def new_group(*args: Any, **kwargs: Any) -> Any:
+        named_nccl = False
+        if len(args) > 2:
+            backend, named_nccl = _backend(args[2], vendor)
+            args = (*args[:2], backend, *args[3:])
+        elif "backend" in kwargs:
+            kwargs["backend"], named_nccl = _backend(kwargs["backend"], vendor)
+        if "device_id" in kwargs:
+            kwargs["device_id"] = translate(kwargs["device_id"])
+        group = original(*args, **kwargs)
+        if named_nccl and group is not None:
+            _asked_for_nccl.add(group)
+        return group
+
+    return new_group
+
+
+def get_backend(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def get_backend(group: Any = None) -> Any:
+        import torch.distributed as dist
+
+        name = original(group)
+        resolved = dist.distributed_c10d._get_default_group() if group is None else group
+        if name == vendor.collective and resolved in _asked_for_nccl:
+            return dist.Backend("nccl")
+        return name
+
+    return get_backend
+
+
+def is_nccl_available(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def is_nccl_available() -> bool:
+        import torch.distributed as dist
+
+        check = getattr(dist, f"is_{vendor.collective}_available", None)
+        return bool(check()) if check is not None else original()
+
+    return is_nccl_available

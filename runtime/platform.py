@@ -1,0 +1,134 @@
+"""Which accelerator this process runs on, and the helpers that answer for CUDA and MUSA alike.
+
+The platform is detected once: ``TORCHADA_PLATFORM`` (``musa``, ``mlu``, ``cuda``, ``cpu``) when
+set, else the first vendor whose PyTorch extension is installed (``torch_musa``; no device is
+needed, so build-only containers count), else CUDA when torch was built with it, else CPU.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import importlib.util
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .vendors import Vendor
+
+__all__ = [
+    "Platform",
+    "PlatformError",
+    "detect_platform",
+    "detect_vendor",
+    "get_cuda_home",
+    "has_gpu",
+    "is_cuda_platform",
+    "is_gpu_device",
+    "is_musa_platform",
+]
+
+
+class Platform(enum.Enum):
+    CUDA = "cuda"
+    MUSA = "musa"
+    MLU = "mlu"
+    CPU = "cpu"
+
+
+class PlatformError(ValueError):
+    """``TORCHADA_PLATFORM`` names no platform."""
+
+
+def _forced() -> Platform | None:
+    forced = os.environ.get("TORCHADA_PLATFORM", "").strip().lower()
+    if not forced:
+        return None
+    try:
+        return Platform(forced)
+    except ValueError:
+        choices = ", ".join(repr(p.value) for p in Platform)
+        msg = f"TORCHADA_PLATFORM={forced!r} is not a platform; use one of {choices}"
+        raise PlatformError(msg) from None
+
+
+@functools.cache
+def detect_vendor() -> Vendor | None:
+    """The vendor whose extension is present (or forced), without importing torch or it."""
+    from .vendors import VENDORS, vendor_for
+
+    forced = _forced()
+    if forced is not None:
+        return vendor_for(forced)
+    torch = sys.modules.get("torch")
+    for vendor in VENDORS:
+        version = getattr(getattr(torch, "version", None), vendor.device, None)
+        if version or vendor.module in sys.modules or importlib.util.find_spec(vendor.module):
+            return vendor
+    return None
+
+
+@functools.cache
+def detect_platform() -> Platform:
+    """The platform of this process (cached; see the module docstring for the order)."""
+    vendor = detect_vendor()
+    if vendor is not None:
+        return vendor.platform
+    forced = _forced()
+    if forced is not None:
+        return forced
+    import torch
+
+    if torch.version.cuda is not None or torch.version.hip is not None:
+        return Platform.CUDA
+    return Platform.CPU
+
+
+def is_musa_platform() -> bool:
+    return detect_platform() is Platform.MUSA
+
+
+def is_cuda_platform() -> bool:
+    return detect_platform() is Platform.CUDA
+
+
+def _gpu_types() -> tuple[str, ...]:
+    vendor = detect_vendor()
+    return ("cuda",) if vendor is None else ("cuda", vendor.device)
+
+
+def is_gpu_device(device: Any) -> bool:
+    """Whether ``device`` (a torch.device, a tensor, a string) is a GPU: CUDA or the vendor's.
+
+    Use it where CUDA code writes ``x.device.type == "cuda"``, which is False for MUSA tensors.
+    """
+    device = getattr(device, "device", device)
+    kind = device.split(":", 1)[0] if isinstance(device, str) else getattr(device, "type", None)
+    return kind in _gpu_types()
+
+
+def has_gpu() -> bool:
+    """Whether a GPU is usable: a vendor device under torchada, else ``torch.cuda.is_available()``.
+
+    ``torch.cuda.is_available()`` stays False on MUSA (libraries take CUDA-only branches on it);
+    write ``"cuda" if torchada.has_gpu() else "cpu"`` where code picks a device with it.
+    """
+    vendor = detect_vendor()
+    if vendor is not None:
+        return vendor.device_module().device_count() > 0
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def get_cuda_home() -> str | None:
+    """The toolkit root: ``MUSA_HOME`` (or ``/usr/local/musa``) on MUSA, else torch's CUDA_HOME."""
+    if detect_platform() is Platform.MUSA:
+        for candidate in (os.environ.get("MUSA_HOME"), os.environ.get("MUSA_PATH"), "/usr/local/musa"):
+            if candidate and os.path.isdir(candidate):
+                return candidate
+        return None
+    from torch.utils.cpp_extension import CUDA_HOME
+
+    return CUDA_HOME

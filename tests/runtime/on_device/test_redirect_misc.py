@@ -1,0 +1,106 @@
+"""cudart(), ctypes, torch.accelerator, and the warning for CUDA APIs with no counterpart."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import warnings
+
+import pytest
+import torch
+
+import torchada
+
+LIBRARIES = {  # the vendor's library, and the CUDA name -> vendor name of its symbols
+    "libmusart.so": {"cudaGetDeviceCount": "musaGetDeviceCount", "cudaMalloc": "musaMalloc",
+                     "cudaFree": "musaFree"},
+    "libmccl.so": {"ncclAllReduce": "mcclAllReduce"},
+    "libmublas.so": {"cublasCreate_v2": "mublasCreate"},
+    "libmurand.so": {"curandCreateGenerator": "murandCreateGenerator"},
+}
+
+
+@pytest.fixture(scope="module")
+def vendor_libraries(tmp_path_factory):
+    """Small shared libraries that export the vendor's symbols only (``musaMalloc`` ...)."""
+    folder = tmp_path_factory.mktemp("libs")
+    for library, symbols in LIBRARIES.items():
+        source = folder / f"{library}.cpp"
+        source.write_text("".join(
+            f'extern "C" int {name}(void** out, long size) '
+            f"{{ if (out) *out = (void*)size; return {40 + index}; }}\n"
+            for index, name in enumerate(symbols.values())
+        ))
+        subprocess.run(["g++", "-shared", "-fPIC", "-o", str(folder / library), str(source)],
+                       check=True)
+    return folder
+
+
+@pytest.mark.musa_only
+def test_ctypes_translates_libraries_and_symbols(vendor, vendor_libraries):
+    cudart = ctypes.CDLL(str(vendor_libraries / "libcudart.so.12"))
+    assert isinstance(cudart, ctypes.CDLL)
+    assert cudart.cudaGetDeviceCount(None, 0) == 40
+    assert cudart.cudaMalloc(None, 0) == 41
+    assert cudart["cudaFree"](None, 0) == 42
+    out = ctypes.c_void_p()
+    cudart.cudaMalloc(ctypes.byref(out), 4096)
+    assert out.value == 4096
+    musart = ctypes.CDLL(str(vendor_libraries / "libmusart.so"))
+    assert musart.cudaFree(None, 0) == 42
+    assert ctypes.cdll.LoadLibrary(str(vendor_libraries / "libnccl.so.2")).ncclAllReduce(None, 0) == 40
+    assert ctypes.CDLL(str(vendor_libraries / "libcublas.so")).cublasCreate_v2(None, 0) == 40
+    assert ctypes.CDLL(str(vendor_libraries / "libcurand.so")).curandCreateGenerator(None, 0) == 40
+    with pytest.raises(AttributeError):
+        musart.cudaNoSuchFunction
+
+
+@pytest.mark.musa_only
+def test_cudart(vendor):
+    runtime = torch.cuda.cudart()
+    assert runtime.cudaProfilerStart() == 0
+    assert runtime.cudaProfilerStop() == 0
+    host = torch.empty(1024, dtype=torch.uint8)
+    assert runtime.cudaHostRegister(host.data_ptr(), host.numel(), 0) == 0
+    assert host.is_pinned()
+    assert runtime.cudaHostUnregister(host.data_ptr()) == 0
+    assert not host.is_pinned()
+    free, total = runtime.cudaMemGetInfo(0)
+    assert 0 < free <= total
+
+
+def test_accelerator_fallbacks(vendor):
+    assert torch.accelerator.current_accelerator().type == vendor.device
+    assert torch.accelerator.synchronize.__module__.startswith("torch.accelerator")  # torch's own
+    stream = torch.accelerator.Stream()
+    with torch.accelerator.stream(stream):
+        assert torch.cuda.current_stream() == stream
+    with torch.accelerator.device_index(1):
+        assert torch.cuda.current_device() == 1
+    torch.accelerator.manual_seed(5)
+    first = torch.rand(2, device="cuda").cpu()
+    torch.accelerator.manual_seed(5)
+    assert torch.equal(first, torch.rand(2, device="cuda").cpu())
+    x = torch.empty(256, device="cuda")
+    assert torch.accelerator.memory_allocated() >= 1024
+    torch.accelerator.empty_cache()
+    del x
+    event = torch.accelerator.Event(enable_timing=True)
+    event.record()
+    torch.accelerator.synchronize()
+
+
+def test_cuda_api_without_counterpart_warns_once(vendor):
+    with pytest.warns(torchada.TorchadaWarning, match="get_gencode_flags"):
+        torch.cuda.get_gencode_flags()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.cuda.get_gencode_flags()  # once only
+        torch.cuda.is_available()  # is_available is the CUDA answer, without a warning
+
+
+def test_nvtx_annotations_are_accepted(vendor):
+    torch.cuda.nvtx.range_push("step")
+    torch.cuda.nvtx.range_pop()
+    with torch.cuda.nvtx.range("block"):
+        torch.cuda.nvtx.mark("inside")

@@ -1,0 +1,93 @@
+"""Behaviour that needs a fresh process: CUDA_VISIBLE_DEVICES, and Triton's tl.extra.cuda."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPORT = "import json, os, torch; print(json.dumps([torch.cuda.device_count(), os.environ.get({env!r})]))"
+
+
+def _run(vendor, script: str, **env: str) -> tuple[list, str]:
+    environment = vendor.env()
+    for name in ("CUDA_VISIBLE_DEVICES", vendor.visible_devices_env):
+        environment.pop(name, None)
+    environment.update(env)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+@pytest.mark.parametrize(("cuda", "expected"), [("1", 1), ("", 0), ("0,1", 2)])
+def test_cuda_visible_devices_at_import(vendor, cuda, expected):
+    script = "import torch, torchada; " + REPORT.format(env=vendor.visible_devices_env)
+    (count, mapped), _ = _run(vendor, script, CUDA_VISIBLE_DEVICES=cuda)
+    assert (count, mapped) == (expected, cuda)
+
+
+def test_cuda_visible_devices_set_after_import(vendor):
+    script = (
+        "import os, torch, torchada; os.environ['CUDA_VISIBLE_DEVICES'] = '1'; "
+        + REPORT.format(env=vendor.visible_devices_env)
+    )
+    (count, mapped), _ = _run(vendor, script)
+    assert (count, mapped) == (1, "1")
+
+
+def test_cuda_visible_devices_overrides_a_vendor_value(vendor):
+    script = "import torch, torchada; " + REPORT.format(env=vendor.visible_devices_env)
+    (count, mapped), err = _run(vendor, script, CUDA_VISIBLE_DEVICES="1",
+                                **{vendor.visible_devices_env: "0,1"})
+    assert (count, mapped) == (1, "1")
+    assert "replaced by CUDA_VISIBLE_DEVICES=1" in err
+
+
+def test_triton_extra_cuda(vendor, tmp_path):
+    # The layout of MUSA's Triton (triton.language.extra.musa), with the names torch reads.
+    package = tmp_path / "triton" / "language" / "extra"
+    package.mkdir(parents=True)
+    (tmp_path / "triton" / "__init__.py").write_text("__version__ = '3.2.0'\nfrom . import language\n")
+    (tmp_path / "triton" / "language" / "__init__.py").write_text(
+        "class dtype:\n    pass\nfrom . import extra\n")
+    (package / "__init__.py").write_text(f"from . import cuda, {vendor.device}\n")
+    (package / "cuda.py").write_text("BACKEND = 'cuda'\n")
+    (package / f"{vendor.device}.py").write_text(f"BACKEND = {vendor.device!r}\n")
+    script = textwrap.dedent("""
+        import json, sys, torch, torchada
+        import triton.language as tl
+        from triton.language.extra import cuda
+        import triton.language.extra.cuda as imported
+        print(json.dumps([tl.extra.cuda.BACKEND, cuda.BACKEND, imported.BACKEND]))
+    """)
+    environment = vendor.env()
+    environment["PYTHONPATH"] = f"{tmp_path}:{environment['PYTHONPATH']}"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [vendor.device] * 3
+
+
+def test_build_hooks_install_when_cpp_extension_is_imported(vendor):
+    """On MUSA, torchada_build's cpp_extension hooks are installed when (and only when) the
+    program imports torch.utils.cpp_extension. A recording module stands in for the hooks."""
+    script = textwrap.dedent("""
+        import json, sys, types
+        calls = []
+        hooks = types.ModuleType("torchada_build.cpp_extension")
+        hooks.install = lambda: calls.append("install")
+        sys.modules["torchada_build.cpp_extension"] = hooks
+        import torch, torchada
+        before = list(calls)
+        import torch.utils.cpp_extension
+        print(json.dumps([before, calls]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=vendor.env(), timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = [[], ["install"]] if vendor.device == "musa" else [[], []]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == expected

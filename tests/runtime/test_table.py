@@ -1,0 +1,55 @@
+"""The redirect table and the vendor profiles: invariants checked without a device."""
+
+from __future__ import annotations
+
+import importlib
+import string
+
+import pytest
+
+from torchada.redirects import REDIRECTS, Kind, factory_redirects
+from torchada.vendors import VENDORS
+
+NEEDS_TARGET = {Kind.ALIAS, Kind.PROPERTY, Kind.FALLBACK, Kind.CONSTANT}
+
+
+def test_one_row_per_attribute():
+    names = [row.cuda_name for row in REDIRECTS + factory_redirects()]
+    duplicates = {name for name in names if names.count(name) > 1}
+    assert not duplicates
+
+
+@pytest.mark.parametrize("row", REDIRECTS, ids=lambda row: row.cuda_name)
+def test_row_is_complete(row):
+    if row.kind in NEEDS_TARGET:
+        assert row.musa_name is not None
+    if row.kind is Kind.WRAP:
+        module, _, function = row.via.partition(":")
+        assert callable(getattr(importlib.import_module(f"torchada.{module}"), function))
+    else:
+        assert row.via is None
+    if row.kind is Kind.MODULE:
+        assert row.cuda_name == "torch.cuda" or row.cuda_name.startswith("torch.cuda.")
+
+
+@pytest.mark.parametrize("vendor", VENDORS, ids=lambda vendor: vendor.device)
+def test_templates_fill_for_every_vendor(vendor):
+    fields = {name for _, name, _, _ in string.Formatter().parse(
+        "".join(row.musa_name or "" for row in REDIRECTS)) if name}
+    assert fields <= {"device", "DEVICE", "collective", "runtime", "visible_devices"}
+    filled = [vendor.format(row.musa_name) for row in REDIRECTS if row.musa_name]
+    assert all("{" not in name and "cuda" not in name.lower() for name in filled)
+
+
+@pytest.mark.parametrize("vendor", VENDORS, ids=lambda vendor: vendor.device)
+def test_vendor_profiles(vendor):
+    assert dict(vendor.environment)["CUDA_VISIBLE_DEVICES"] == vendor.visible_devices()
+    assert all(cuda.startswith(("CUDA_", "PYTORCH_CUDA_")) for cuda, _ in vendor.environment)
+    assert vendor.format("{DEVICE}Graph") == vendor.device.upper() + "Graph"
+
+
+def test_factories_cover_torch_constructors():
+    names = {row.cuda_name for row in factory_redirects()}
+    assert {"torch.zeros", "torch.empty", "torch.randn", "torch.tensor", "torch.arange",
+            "torch.zeros_like", "torch.full"} <= names
+    assert all(row.kind is Kind.DEVICE_ARGS for row in factory_redirects())
