@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .arch import ArchTable, build_arch_table
 from .inventory import musa_inventory
-from .mapping import Entry, Kind, MappingDB, load_db
+from .mapping import Entry, Kind, MappingDB, data_files, load_db
 
 __all__ = ["PRELUDE", "CompatHeaders", "render_headers", "write_compat_headers"]
 
@@ -131,6 +131,15 @@ def render_headers(db: MappingDB | None = None) -> dict[str, str]:
     return files
 
 
+def _data_stamp() -> int:
+    """The generated headers' mtime: that of the newest data file they come from.
+
+    A header written while a compile runs would otherwise be newer than its object file, and ninja
+    (which records a command's start time) and ccache would treat it as changed on the next build.
+    """
+    return max(p.stat().st_mtime_ns for p in data_files())
+
+
 def write_compat_headers(directory: Path, db: MappingDB | None = None) -> CompatHeaders:
     """Write the headers under ``directory/compat-<db version>`` once; later calls reuse them."""
     db = db or load_db()
@@ -139,10 +148,12 @@ def write_compat_headers(directory: Path, db: MappingDB | None = None) -> Compat
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".compat-", dir=target.parent))
         try:
+            stamp = _data_stamp()
             for relative, text in render_headers(db).items():
                 path = staging / relative
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
+                os.utime(path, ns=(stamp, stamp))
             try:
                 os.rename(staging, target)
             except OSError:
