@@ -86,7 +86,7 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
 def _filter_dependencies(source: Input, unit: CachedUnit, temporary: str, final: str | None, target: str,
                          phony: bool) -> None:  # fmt: skip
     def original_of(path: str) -> str:
-        if os.path.normpath(path) == str(unit.main):
+        if os.path.abspath(path) == str(unit.main):
             return source.path
         return unit.original_of(path) or path
 

@@ -69,15 +69,17 @@ class CachedUnit:
         return self.tree / _relative(str(original))
 
     def original_of(self, path: str) -> str | None:
-        """The original of a mirrored path, or None for a path outside the mirror."""
-        normalized = os.path.normpath(path)
+        """The original of a mirrored path (relative ones from the working directory, as ccache writes
+        them under ``CCACHE_BASEDIR``), or None for a path outside the mirror."""
+        normalized = os.path.abspath(path)
         prefix = str(self.tree) + os.sep
         return os.sep + normalized[len(prefix) :] if normalized.startswith(prefix) else None
 
     @property
     def original_dirs(self) -> list[str]:
-        """The directories of the original files: where a quoted include of an untranslated sibling
-        header is found (the compiler gets them as ``-iquote``)."""
+        """The directories of the original files: where an include of an untranslated sibling header
+        is found (the compiler gets them as ``-idirafter``, searched after the translated copies; an
+        ``-iquote`` would be searched first and let an original header shadow its translation)."""
         return list(dict.fromkeys(os.path.dirname(o) for o in self.originals))
 
     def search_dirs(self, directory: str) -> list[str]:
