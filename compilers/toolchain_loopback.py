@@ -186,9 +186,9 @@ class LoopbackToolchain(Toolchain):
                 argv += arg.spelling
             elif arg.kind is ArgKind.OPTION and arg.canonical not in OWNED:
                 argv += _rendered(arg, ctx, step.unit)
-        # Quoted includes of headers that were not translated still resolve next to the original.
+        # Headers that were not translated still resolve next to the original, after every translated copy.
         for directory in step.unit.original_dirs:
-            argv.append("-Xcompiler=" + _escape(shlex.join(["-iquote", directory])))  # ccache needs the = form
+            argv.append("-Xcompiler=" + _escape(shlex.join(["-idirafter", directory])))  # ccache needs the = form
         argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)

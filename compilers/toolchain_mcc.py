@@ -214,8 +214,8 @@ class MccToolchain(Toolchain):
                 flags += arg.spelling
             elif arg.canonical in renderers:
                 flags += renderers[arg.canonical](ctx, unit, arg)
-        # Quoted includes of headers that were not translated still resolve next to the original.
-        return flags + [w for directory in unit.original_dirs for w in ("-iquote", directory)]
+        # Headers that were not translated still resolve next to the original, after every translated copy.
+        return flags + [w for directory in unit.original_dirs for w in ("-idirafter", directory)]
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
         device = step.source.language is Language.CUDA

@@ -83,6 +83,21 @@ def test_paths_with_spaces_quotes_and_non_ascii(tmp_path: Path, cache_dir: Path,
     assert header in (project / "prögram 'x'.d").read_text()
 
 
+def test_translated_header_wins_over_its_original(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    """A quoted include found through ``-I`` opens the translated copy, not the original (``-H`` lists them)."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "inc" / "helper.cuh").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\ninline cudaError_t sync_all() { return cudaDeviceSynchronize(); }\n"
+    )
+    (tmp_path / "src" / "k.cu").write_text('#include "helper.cuh"\nint main() { return sync_all(); }\n')
+    result = run_cli(["-Iinc", "-Xcompiler=-H", "-c", "src/k.cu", "-o", "k.o"], env=cli_env(cache_dir, "loopback"),
+                     cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    opened = [line.split(" ", 1)[1] for line in result.stderr.splitlines() if line.endswith("helper.cuh")]
+    assert opened and all("/units/" in path for path in opened), opened
+
+
 def test_diagnostics_name_the_original_file(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
     (tmp_path / "broken.cuh").write_text("#pragma once\n\nint broken() { return undeclared_name; }\n")
     (tmp_path / "k.cu").write_text('#include "broken.cuh"\n__global__ void k() {}\n')
