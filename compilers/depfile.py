@@ -8,7 +8,7 @@ nvcc's layout (``target : source \\`` and four-space continuation lines), with g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = ["Rule", "format_rule", "parse_depfile", "remap"]
 
@@ -69,10 +69,11 @@ def _escape(path: str) -> str:
     return path.replace("$", "$$").replace("#", "\\#").replace(" ", "\\ ")
 
 
-def format_rule(target: str, prerequisites: Iterable[str], *, phony: bool) -> str:
-    """One rule in nvcc's layout, plus an empty rule per header when ``phony`` (``-MP``)."""
+def format_rule(target: str | Sequence[str], prerequisites: Iterable[str], *, phony: bool) -> str:
+    """One rule (of one target or several) in nvcc's layout, plus an empty rule per header when ``phony`` (``-MP``)."""
     deps = list(dict.fromkeys(prerequisites))
-    lines = [f"{_escape(target)} : " + " \\\n    ".join(_escape(d) for d in deps)]
+    targets = [target] if isinstance(target, str) else list(target)
+    lines = [" ".join(map(_escape, targets)) + " : " + " \\\n    ".join(_escape(d) for d in deps)]
     if phony:
         lines += [f"\n{_escape(d)} :" for d in deps[1:]]
     return "\n".join(lines) + "\n"

@@ -139,6 +139,11 @@ class Toolchain(abc.ABC):
     def library_dirs(self) -> list[Path]:
         """The toolkit's library directories, after the mimic's ``lib64`` (``#$ LIBRARIES=``)."""
 
+    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
+        """What a host compiler needs around the user's flags to compile a translated C/C++ file:
+        (before them, after them). By default the toolkit's include directories, after."""
+        return [], [f"-I{d}" for d in self.include_dirs()]
+
     @abc.abstractmethod
     def runtime_libraries(self, parsed: ParsedArgs) -> list[str]:
         """What the host link adds after the user's libraries (``-lmusart``, ``-lcudart_static``…)."""

@@ -161,9 +161,9 @@ class LoopbackToolchain(Toolchain):
     def default_arch(self, ctx: BuildContext) -> int:
         return 75  # what nvcc 13 compiles for when no architecture is given
 
-    def compat(self, ctx: BuildContext) -> tuple[Path, str]:
+    def compat(self, cache_dir: Path) -> tuple[Path, str]:
         """The compat include directory and prelude, generated once per database version."""
-        record = ctx.cache_dir / "compat" / f"{translator_fingerprint()}.json"
+        record = cache_dir / "compat" / f"{translator_fingerprint()}.json"
         try:
             data = json.loads(record.read_text())
             if Path(data["include_dir"]).is_dir():
@@ -172,14 +172,18 @@ class LoopbackToolchain(Toolchain):
             pass
         from hipify_like.compat import write_compat_headers
 
-        headers = write_compat_headers(ctx.cache_dir / "compat")
+        headers = write_compat_headers(cache_dir / "compat")
         write_atomically(
             record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode()
         )
         return headers.include_dir, headers.prelude
 
+    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
+        include_dir, prelude = self.compat(cache_dir)
+        return ["-include", prelude], [f"-I{d}" for d in (include_dir, *self.include_dirs())]
+
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
-        include_dir, prelude = self.compat(ctx)
+        include_dir, prelude = self.compat(ctx.cache_dir)
         argv = [self._nvcc(), "-include", prelude]
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):

@@ -10,10 +10,14 @@ the backend translates (``mcc``, or ``loopback`` for verification); with ``nvcc`
   (:mod:`.settings`); ``_prepare_ldflags`` does the same for JIT links.
 * ``_get_cuda_arch_flags`` maps ``TORCH_MUSA_ARCH_LIST``/``TORCH_CUDA_ARCH_LIST`` (:mod:`.arch_flags`).
 * ``_get_build_directory`` gives JIT builds their own folder, ``py3X_torchada_<backend>/<name>``.
-* ``_write_ninja_file`` keeps the ``.cu`` dependency files that torch drops when ``torch.version.cuda``
-  is ``None`` (as on a MUSA build of torch), so editing a header rebuilds the ``.cu`` files using it.
+* ``_write_ninja_file`` puts :mod:`.host_compile` in front of the host compiler (``cxx``), so the
+  ``.cpp`` files are translated too, and keeps the ``.cu`` dependency files that torch drops when
+  ``torch.version.cuda`` is ``None`` (as on a MUSA build of torch), so editing a header rebuilds the
+  ``.cu`` files using it.
+* ``BuildExtension.build_extensions`` does the same for builds without ninja: each host compile that
+  setuptools runs goes through :mod:`.host_compile`.
 
-Sources are never modified: torchada-nvcc translates into its cache. Problems with the machine (no
+Sources are never modified: torchada-nvcc and :mod:`.host_compile` translate into the cache. Problems with the machine (no
 torch_musa, no ``MUSA_HOME``) are raised as one line when a build starts, never at ``import torchada``.
 
     >>> install()                      # doctest: +SKIP
@@ -26,12 +30,14 @@ import enum
 import functools
 import inspect
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import host_compile
 from .arch_flags import get_arch_flags
 from .errors import UnsupportedTorchError
 from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
@@ -50,9 +56,13 @@ class InstallStatus(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Patch:
     name: str
-    """The name rebound in ``torch.utils.cpp_extension``."""
+    """The name rebound in ``torch.utils.cpp_extension``; dotted for a class attribute."""
     make: Callable[[Any, BackendChoice], Any]
     """``(original, choice) -> replacement``."""
+
+    def current(self, module: Any) -> Any:
+        """What the name is bound to in ``module`` now (None when absent)."""
+        return _lookup(module, self.name)
 
 
 @dataclass
@@ -147,22 +157,60 @@ _CUDA_RULE_WITHOUT_DEPS = "rule cuda_compile\n  command = $nvcc  $cuda_cflags"
 _CUDA_RULE_WITH_DEPS = "rule cuda_compile\n  depfile = $out.d\n  deps = gcc\n  command = $nvcc -MD -MF $out.d $cuda_cflags"
 
 
+def _ninja_escape(word: str) -> str:
+    return word.replace("$", "$$")
+
+
+def _edit_ninja_file(text: str, backend: Backend) -> str:
+    """Host compiles through :mod:`.host_compile`; ``.cu`` dependency files kept."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("cxx = "):
+            words = [*host_compile.prefix(backend), *shlex.split(line[len("cxx = ") :])]
+            lines[index] = "cxx = " + _ninja_escape(shlex.join(words))
+    text = "\n".join(lines)
+    if os.environ.get("TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES", "0") != "1":
+        text = text.replace(_CUDA_RULE_WITHOUT_DEPS, _CUDA_RULE_WITH_DEPS)
+    return text
+
+
 def _make_write_ninja_file(original: Callable[..., None], choice: BackendChoice) -> Callable[..., None]:
     @functools.wraps(original)
     def _write_ninja_file(path: str, *args: Any, **kwargs: Any) -> None:
         original(path, *args, **kwargs)
-        if os.environ.get("TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES", "0") == "1":
-            return
         text = Path(path).read_text()
-        if _CUDA_RULE_WITHOUT_DEPS in text:
+        edited = _edit_ninja_file(text, choice.backend)
+        if edited != text:
             temporary = Path(f"{path}.torchada-tmp")
-            temporary.write_text(text.replace(_CUDA_RULE_WITHOUT_DEPS, _CUDA_RULE_WITH_DEPS))
+            temporary.write_text(edited)
             os.replace(temporary, path)
 
     return _write_ninja_file
 
 
+def _make_build_extensions(original: Callable[..., None], choice: BackendChoice) -> Callable[..., None]:
+    """Without ninja, setuptools runs each compile itself (``compiler.call``; ``spawn`` before setuptools
+    74): host compiles go through :mod:`.host_compile`."""
+
+    @functools.wraps(original)
+    def build_extensions(self: Any) -> None:
+        if not self.use_ninja:
+            name = "call" if hasattr(self.compiler, "call") else "spawn"
+            run = getattr(self.compiler, name)
+
+            def run_host_compiles_translated(command: list[str], *args: Any, **kwargs: Any) -> None:
+                if host_compile.is_host_compile([str(word) for word in command]):
+                    command = [*host_compile.prefix(choice.backend), *command]
+                run(command, *args, **kwargs)
+
+            setattr(self.compiler, name, run_host_compiles_translated)
+        original(self)
+
+    return build_extensions
+
+
 PATCHES = (
+    Patch("BuildExtension.build_extensions", _make_build_extensions),
     Patch("CUDAExtension", _make_cuda_extension),
     Patch("_get_build_directory", _make_build_directory),
     Patch("_get_cuda_arch_flags", _make_arch_flags),
@@ -171,6 +219,19 @@ PATCHES = (
     Patch("include_paths", _make_include_paths),
     Patch("library_paths", _make_library_paths),
 )
+
+
+def _lookup(module: Any, dotted: str) -> Any:
+    """``module.BuildExtension.build_extensions`` for ``"BuildExtension.build_extensions"``; None when absent."""
+    value = module
+    for part in dotted.split("."):
+        value = getattr(value, part, None)
+    return value
+
+
+def _rebind(module: Any, dotted: str, value: Any) -> None:
+    owner, _, name = dotted.rpartition(".")
+    setattr(_lookup(module, owner) if owner else module, name, value)
 
 
 def installed_backend() -> BackendChoice | None:
@@ -188,16 +249,16 @@ def install() -> InstallStatus:
     import torch
     from torch.utils import cpp_extension
 
-    missing = [p.name for p in PATCHES if not callable(getattr(cpp_extension, p.name, None))]
+    missing = [p.name for p in PATCHES if not callable(p.current(cpp_extension))]
     if missing or not hasattr(cpp_extension, "CUDA_HOME"):
         names = ", ".join(missing or ["CUDA_HOME"])
         msg = f"torch {torch.__version__}'s torch.utils.cpp_extension lacks {names}; use a torch that torchada supports"
         raise UnsupportedTorchError(msg)
-    originals = {p.name: getattr(cpp_extension, p.name) for p in PATCHES}
+    originals = {p.name: p.current(cpp_extension) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
     cpp_extension.CUDA_HOME = str(get_toolkit_root(choice.backend))
     for patch in PATCHES:
-        setattr(cpp_extension, patch.name, patch.make(originals[patch.name], choice))
+        _rebind(cpp_extension, patch.name, patch.make(originals[patch.name], choice))
     _STATE.choice, _STATE.originals = choice, originals
     return InstallStatus.INSTALLED
 
@@ -209,5 +270,5 @@ def uninstall() -> None:
     from torch.utils import cpp_extension
 
     for name, value in _STATE.originals.items():
-        setattr(cpp_extension, name, value)
+        _rebind(cpp_extension, name, value)
     _STATE.choice, _STATE.originals = None, None

@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import PACKAGES, Built, copy_sample, run
+from conftest import Built, copy_sample, run
 from musa_standin import MusaStandIn, read_mcc_calls
 from test_setuptools import nvidia_wheel_libs
 

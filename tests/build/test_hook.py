@@ -180,27 +180,29 @@ def test_loopback_keeps_cuda_names_and_drops_missing_torch_cuda_libraries() -> N
 
 def test_every_patched_name_exists_in_this_torch() -> None:
     for patch in hook.PATCHES:
-        assert callable(getattr(cpp_extension, patch.name)), patch.name
+        assert callable(patch.current(cpp_extension)), patch.name
 
 
 def test_nvcc_backend_changes_nothing(monkeypatch: pytest.MonkeyPatch, mimic: Path) -> None:
     monkeypatch.setenv("TORCHADA_BACKEND", "nvcc")
-    before = {p.name: getattr(cpp_extension, p.name) for p in hook.PATCHES}
+    before = {p.name: p.current(cpp_extension) for p in hook.PATCHES}
     assert hook.install() is hook.InstallStatus.PASSTHROUGH
-    assert {p.name: getattr(cpp_extension, p.name) for p in hook.PATCHES} == before
+    assert {p.name: p.current(cpp_extension) for p in hook.PATCHES} == before
     assert hook.installed_backend() is None
 
 
 def test_install_is_idempotent_and_reversible(monkeypatch: pytest.MonkeyPatch, mimic: Path) -> None:
     monkeypatch.setenv("TORCHADA_BACKEND", "loopback")
-    before = {name: getattr(cpp_extension, name) for name in [p.name for p in hook.PATCHES] + ["CUDA_HOME"]}
+    before = {p.name: p.current(cpp_extension) for p in hook.PATCHES} | {"CUDA_HOME": cpp_extension.CUDA_HOME}
     assert hook.install() is hook.InstallStatus.INSTALLED
     assert hook.install() is hook.InstallStatus.ALREADY_INSTALLED
     assert cpp_extension.CUDA_HOME == str(mimic)
     assert cpp_extension._join_cuda_home("bin", "nvcc") == str(mimic / "bin" / "nvcc")
     assert hook.installed_backend().backend is Backend.LOOPBACK
+    assert cpp_extension.BuildExtension.build_extensions is not before["BuildExtension.build_extensions"]
     hook.uninstall()
-    assert {name: getattr(cpp_extension, name) for name in before} == before
+    after = {p.name: p.current(cpp_extension) for p in hook.PATCHES} | {"CUDA_HOME": cpp_extension.CUDA_HOME}
+    assert after == before
 
 
 def test_patched_names_on_musa(monkeypatch: pytest.MonkeyPatch, mimic: Path, on_musa: MusaStandIn, tmp_path: Path) -> None:
