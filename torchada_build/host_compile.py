@@ -1,8 +1,10 @@
-"""Host C/C++ files of a CUDA extension, translated in front of the host compiler.
+"""Host C/C++ files of a CUDA project, translated in front of the host compiler.
 
 torch compiles an extension's ``.cpp`` files with the host compiler (``c++``, often behind ccache), not
-nvcc, yet they use the CUDA API too (``at::cuda::getCurrentCUDAStream()``, ``<c10/cuda/CUDAGuard.h>``,
-cuBLAS handles). The build hook puts this module in front of that compiler. For a command that
+nvcc, and a CMake project its ``CXX`` sources, yet they use the CUDA API too
+(``at::cuda::getCurrentCUDAStream()``, ``<c10/cuda/CUDAGuard.h>``, ``cudaMalloc``, cuBLAS handles). The
+build hook and the CMake toolchain file put this module (``torchada-host-compile``) in front of that
+compiler. On the ``nvcc`` backend (an NVIDIA machine) it runs every command unchanged. For a command that
 compiles one C or C++ source, it translates the source and the project headers it includes into
 torchada-nvcc's cache (the same units: :mod:`torchada_build.compilers.units`), then runs the command
 on the translated copy: each ``-I``/``-isystem`` directory's translated copy first, the original
@@ -10,7 +12,7 @@ directories as ``-idirafter`` (for untranslated siblings), the backend's own fla
 include directory; for loopback the compat prelude and headers), a ``-MF`` dependency file rewritten
 to name the original files. Any other command (a link, a precompiled header, nvcc) runs unchanged.
 
-    $ python -m torchada_build.host_compile --backend=mcc -- ccache c++ -MMD -MF k.o.d -I inc -c k.cpp -o k.o
+    $ torchada-host-compile --backend=mcc -- ccache c++ -MMD -MF k.o.d -I inc -c k.cpp -o k.o
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from .compilers.backends import Backend, make_toolchain
+from .compilers.backends import Backend, make_toolchain, select_backend
 from .compilers.cache import get_cache_dir, write_atomically
 from .compilers.depfile import format_rule, parse_depfile, remap
 from .compilers.errors import TorchadaError
@@ -224,8 +226,9 @@ def _rewritten(scan: _Scan, unit: CachedUnit, before: list[str], after: list[str
 
 
 def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> HostCompile:
-    """The command to run in place of ``words``: the translated compile, or ``words`` unchanged."""
-    if not is_host_compile(words):
+    """The command to run in place of ``words``: the translated compile, or ``words`` unchanged (on
+    the ``nvcc`` backend, which is CUDA's own toolchain, always)."""
+    if backend is Backend.NVCC or not is_host_compile(words):
         return HostCompile(tuple(words))
     scan = _scan(words)
     source = scan.words[scan.sources[0]]
@@ -251,8 +254,10 @@ def prefix(backend: Backend) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m torchada_build.host_compile", description=__doc__.split("\n")[0])
-    parser.add_argument("--backend", required=True, choices=[b.value for b in Backend if b is not Backend.NVCC])
+    parser = argparse.ArgumentParser(prog="torchada-host-compile", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--backend", choices=[b.value for b in Backend], help="default: the one torchada-nvcc would use here"
+    )
     parser.add_argument("--print", action="store_true", help="print the command instead of running it")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
@@ -260,7 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not command:
         parser.error("no command to run")
     try:
-        plan = plan_host_compile(command, Backend(options.backend), os.environ)
+        backend = Backend(options.backend) if options.backend else select_backend([], os.environ)
+        plan = plan_host_compile(command, backend, os.environ)
     except TorchadaError as error:
         print(f"torchada: error: {error}", file=sys.stderr)
         return 1

@@ -111,6 +111,50 @@ def test_musa_dry_run_cmake_commands(cmake_loopback, musa_env, musa_standin: Mus
         assert not any(a.startswith(("--generate-code", "-gencode", "-Xcompiler")) for a in mcc)
 
 
+@pytest.fixture(scope="session")
+def cmake_host_cpp(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]) -> tuple[Path, Built]:
+    source = copy_sample("cmake_host_cpp", tmp_path_factory.mktemp("cmake-host"))
+    return source, cmake_build(source, source / "build", loopback_env, "-G", "Ninja",
+                               f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+
+
+def host_command(build: Path, env: dict[str, str]) -> list[str]:
+    """The command ninja runs for main.cpp (compile_commands.json leaves compiler launchers out)."""
+    commands = run(["ninja", "-t", "commands", "CMakeFiles/saxpy.dir/main.cpp.o"], build, env).check().output
+    return shlex.split(commands.splitlines()[-1])
+
+
+def test_loopback_cmake_translates_cxx_sources(cmake_host_cpp, loopback_env) -> None:
+    source, built = cmake_host_cpp
+    built.check()
+    words = host_command(source / "build", loopback_env)
+    assert Path(words[0]).name == "torchada-host-compile" and words[1:3] == ["--", "ccache"], words
+    (compiler_file,) = (source / "build" / "CMakeFiles").glob("*/CMakeCXXCompiler.cmake")
+    assert "torchada" not in compiler_file.read_text(), "CMake's compiler checks went through the launcher"
+    copies = [p for p in Path(loopback_env["TORCHADA_CACHE_DIR"]).rglob("main.cpp") if str(source) in str(p)]
+    assert copies and all(b"musaMalloc" in p.read_bytes() for p in copies), copies
+    assert b"cudaMalloc" in (source / "main.cpp").read_bytes()
+    ran = run([source / "build" / "saxpy"], source, loopback_env)
+    assert "CUDA error in cudaStreamCreate" in ran.output or "saxpy: 0 errors" in ran.output, ran.output
+    again = run(["cmake", "--build", source / "build"], source, loopback_env).check()
+    assert "no work to do" in again.output
+
+
+def test_musa_cmake_cxx_source_compiles_translated(cmake_host_cpp, musa_env, musa_standin: MusaStandIn) -> None:
+    """The stand-in SDK's headers are empty, so the host compiler stops at the first MUSA type, at the
+    original header's line: the translated copies were compiled, against the MUSA SDK."""
+    source, built = cmake_host_cpp
+    built.check()
+    env = {**musa_env, "TORCHADA_BACKEND": "mcc"}
+    words = host_command(source / "build", env)
+    printed = shlex.split(run([words[0], "--print", *words[1:]], source / "build", env).check().output)
+    assert f"-I{musa_standin.home / 'include'}" in printed and "-include" not in printed
+    compiled = run(words, source / "build", env)
+    assert compiled.returncode != 0
+    error = next(line for line in compiled.output.splitlines() if ": error: " in line)
+    assert error.startswith(f"{source / 'include' / 'saxpy.h'}:5:1: error: ") and "musaError_t" in error, error
+
+
 def test_makefile_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, musa_env, musa_standin: MusaStandIn) -> None:
     loopback = copy_sample("makefile", tmp_path / "loopback")
     run(["make", "NVCC=torchada-nvcc"], loopback, loopback_env).check()

@@ -118,6 +118,28 @@ def test_host_compile_module_prints_and_refuses_in_one_line(project: Path, musa_
     assert missing.output.strip() == f"torchada: error: cannot read input file '{project / 'gone.cpp'}'"
 
 
+def test_host_compile_script_follows_the_platform(project: Path, build_env: dict[str, str]) -> None:
+    """``torchada-host-compile`` without ``--backend`` decides as torchada-nvcc does: here (CUDA, no
+    MUSA) it runs the command unchanged; ``TORCHADA_BACKEND`` forces a translating backend."""
+    script = [str(Path(sys.executable).parent / "torchada-host-compile"), "--print", "--"]
+    compile_k = ["c++", "-c", "k.cpp", "-o", "k.o"]
+    assert run([*script, *compile_k], project, build_env).check().output.strip() == shlex.join(compile_k)
+    forced = run([*script, *compile_k], project, {**build_env, "TORCHADA_BACKEND": "loopback"}).check().output
+    assert "torchada_loopback.h" in forced and "/units/" in forced
+    wrong = run([*script, *compile_k], project, {**build_env, "TORCHADA_BACKEND": "rocm"})
+    assert wrong.returncode == 1
+    assert wrong.output.strip() == "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'rocm'"
+
+
+def test_makefile_cxx_through_the_script(project: Path, loopback_env: dict[str, str]) -> None:
+    """``make CXX="torchada-host-compile -- c++"``: the compile opens the translated helper.h (``-H``)."""
+    (project / "Makefile").write_text("k.o: k.cpp\n\t$(CXX) $(CXXFLAGS) -Iinc -c k.cpp -o k.o\n")
+    launcher = Path(sys.executable).parent / "torchada-host-compile"
+    built = run(["make", f"CXX={launcher} -- c++", "CXXFLAGS=-H"], project, loopback_env).check()
+    opened = [line.split(" ", 1)[1] for line in built.output.splitlines() if line.endswith("helper.h")]
+    assert opened and all("/units/" in path for path in opened), built.output
+
+
 def test_musa_command_has_the_sdk_include_and_no_prelude(
     project: Path, musa_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

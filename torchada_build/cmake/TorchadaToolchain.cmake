@@ -6,11 +6,14 @@
 # torchada-nvcc is taken from -DTORCHADA_NVCC=<path>, else from the Python environment that holds this
 # file, else from PATH. It reports the toolkit mimic as its CUDA root (`nvcc -v` prints `#$ TOP=`), so
 # CUDA::cudart, CUDA::cublas, CUDA::curand and CUDA::cuda_driver resolve to the MUSA libraries there.
-# On an NVIDIA machine torchada-nvcc passes everything to the real nvcc, untouched.
+# C and C++ sources call the CUDA API too (<cuda_runtime.h>, cudaMalloc): torchada-host-compile, from
+# the same place, goes in front of their compiler (before a launcher such as ccache given with
+# -DCMAKE_CXX_COMPILER_LAUNCHER) and compiles a translated copy.
+# On an NVIDIA machine both pass everything to the real compilers, untouched.
 include_guard(GLOBAL)
 
 # Try-compile projects re-read this file: hand them the driver found by the top-level configure.
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TORCHADA_NVCC)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TORCHADA_NVCC TORCHADA_HOST_COMPILE)
 
 if(NOT TORCHADA_NVCC)
   # <prefix>/lib/pythonX.Y/site-packages/torchada_build/cmake -> <prefix>/bin
@@ -28,3 +31,29 @@ if(NOT "CUDA" IN_LIST _torchada_languages AND NOT CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_COMPILER "${TORCHADA_NVCC}")
 endif()
 unset(_torchada_languages)
+
+if(NOT TORCHADA_HOST_COMPILE)
+  get_filename_component(_torchada_bin "${TORCHADA_NVCC}" DIRECTORY)
+  find_program(TORCHADA_HOST_COMPILE NAMES torchada-host-compile HINTS "${_torchada_bin}"
+               DOC "torchada-host-compile, which translates C and C++ sources in front of their compiler")
+  unset(_torchada_bin)
+endif()
+if(NOT TORCHADA_HOST_COMPILE)
+  message(FATAL_ERROR "torchada: cannot find torchada-host-compile next to ${TORCHADA_NVCC} or on PATH; "
+                      "pass -DTORCHADA_HOST_COMPILE=<path>")
+endif()
+# Not in try-compile projects: CMake's compiler checks would record the translated compile's include
+# directories as the compiler's own.
+get_property(_torchada_in_try_compile GLOBAL PROPERTY IN_TRY_COMPILE)
+if(NOT _torchada_in_try_compile)
+  foreach(_torchada_language C CXX)
+    if(NOT DEFINED CMAKE_${_torchada_language}_COMPILER_LAUNCHER
+       AND DEFINED ENV{CMAKE_${_torchada_language}_COMPILER_LAUNCHER})
+      set(CMAKE_${_torchada_language}_COMPILER_LAUNCHER "$ENV{CMAKE_${_torchada_language}_COMPILER_LAUNCHER}")
+    endif()
+    set(CMAKE_${_torchada_language}_COMPILER_LAUNCHER
+        "${TORCHADA_HOST_COMPILE}" -- ${CMAKE_${_torchada_language}_COMPILER_LAUNCHER})
+  endforeach()
+  unset(_torchada_language)
+endif()
+unset(_torchada_in_try_compile)
