@@ -38,7 +38,7 @@ def timed(argv: list[str], env: dict[str, str]) -> float:
 
 
 def measure(source: Path, flags: list[str], repeats: int, env: dict[str, str], scratch: Path) -> tuple[float, float]:
-    command = ["c++", "-std=c++17", "-O2", "-fPIC", *flags, "-c", str(source), "-o", str(scratch / "out.o")]
+    command = ["c++", "-std=c++20", "-O2", "-fPIC", *flags, "-c", str(source), "-o", str(scratch / "out.o")]
     subprocess.run([*PREFIX, *command], env=env, check=True)  # warm the translation cache
     direct, translated = [], []
     for _ in range(repeats):
