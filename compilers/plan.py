@@ -85,13 +85,8 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
 
 def _filter_dependencies(source: Input, unit: CachedUnit, temporary: str, final: str | None, target: str,
                          phony: bool) -> None:  # fmt: skip
-    def original_of(path: str) -> str:
-        if os.path.abspath(path) == str(unit.main):
-            return source.path
-        return unit.original_of(path) or path
-
     rules = parse_depfile(Path(temporary).read_text(encoding="utf-8", errors="surrogateescape"))
-    text = format_rule(target, remap(rules, original_of), phony=phony)
+    text = format_rule(target, remap(rules, lambda path: unit.dependency_name(path, source.path)), phony=phony)
     if final is None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -75,6 +75,14 @@ class CachedUnit:
         prefix = str(self.tree) + os.sep
         return os.sep + normalized[len(prefix) :] if normalized.startswith(prefix) else None
 
+    def dependency_name(self, path: str, source: str) -> str:
+        """What a dependency file should name for ``path``, which the compiler of this unit named:
+        ``source`` (the main file as the command line gave it) for the translated main file, a
+        mirrored header's original, or ``path`` itself."""
+        if os.path.abspath(path) == str(self.main):
+            return source
+        return self.original_of(path) or path
+
     @property
     def original_dirs(self) -> list[str]:
         """The directories of the original files: where an include of an untranslated sibling header

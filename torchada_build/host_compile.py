@@ -134,17 +134,11 @@ class HostCompile:
         """After a successful compile: make the dependency file name the original files."""
         if self.unit is None or self.depfile is None or not self.depfile.is_file():
             return
-        unit, source = self.unit, self.source
+        unit, source = self.unit, str(self.source)
         rules = parse_depfile(self.depfile.read_text(encoding="utf-8", errors="surrogateescape"))
         if not rules:
             return
-
-        def original_of(path: str) -> str:
-            if os.path.abspath(path) == str(unit.main):
-                return str(source)
-            return unit.original_of(path) or path
-
-        text = format_rule(rules[0][0], remap(rules, original_of), phony=self.phony)
+        text = format_rule(rules[0][0], remap(rules, lambda path: unit.dependency_name(path, source)), phony=self.phony)
         write_atomically(self.depfile, text.encode("utf-8", errors="surrogateescape"))
 
 
