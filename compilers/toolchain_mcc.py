@@ -20,7 +20,7 @@ from .backends import Backend
 from .cmdline import shell_words
 from .dbfacts import DbFacts
 from .errors import ToolNotFoundError, UsageError
-from .identity import GENERATED, VERSION_MACROS
+from .identity import CUDA_VERSION_MACRO, GENERATED, VERSION_MACROS
 from .installations import find_musa
 from .options import Option, Treatment
 from .parse import Arg, ArgKind, ParsedArgs
@@ -152,6 +152,10 @@ class MccToolchain(Toolchain):
     def include_dirs(self) -> list[Path]:
         return [self.musa.include_dir]
 
+    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
+        before, after = super().host_flags(cache_dir)
+        return [CUDA_VERSION_MACRO, *before], after
+
     def library_dirs(self) -> list[Path]:
         return [self.musa.lib_dir]
 
@@ -228,7 +232,7 @@ class MccToolchain(Toolchain):
                 argv.append("-fgpu-rdc")
         else:
             language = "c" if step.source.language is Language.C else "c++"
-            argv = [self.host_compiler(ctx), "-x", language]
+            argv = [self.host_compiler(ctx), "-x", language, CUDA_VERSION_MACRO]
         argv += self._flags(ctx, step.unit, device=device)
         argv += [f"-I{self.musa.include_dir}"]
         argv += _mode_flags(step, device)

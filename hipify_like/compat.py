@@ -20,6 +20,7 @@ code, or is reported by a failing loopback compile):
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import shutil
 import tempfile
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .arch import ArchTable, build_arch_table
-from .inventory import musa_inventory
+from .inventory import INVENTORY_DIR, musa_inventory
 from .mapping import Entry, Kind, MappingDB, data_files, load_db
 
 __all__ = ["PRELUDE", "CompatHeaders", "render_headers", "write_compat_headers"]
@@ -104,8 +105,11 @@ def render_prelude(db: MappingDB, arch: ArchTable) -> str:
         if entry.cuda.startswith("."):  # a member: the macro renames the member name
             musa, entry = musa[1:], dataclasses.replace(entry, cuda=entry.cuda[1:])
         if entry.kind is Kind.MACRO and entry.cuda.startswith("__") and entry.cuda.endswith("__"):
-            # Predefined or command-line macros: defined back only where the CUDA one is.
-            lines += [f"#if defined({entry.cuda}) && !defined({musa})", f"#define {musa} {entry.cuda}", "#endif"]
+            # Predefined or command-line macros, each way: nvcc defines __CUDACC__, which translated code
+            # tests as __MUSACC__; a build's -D__CUDA_NO_HALF_OPERATORS__ reaches nvcc with its MUSA
+            # name, and CUDA's own headers (cuda_fp16.hpp) test the CUDA one.
+            lines += [f"#if defined({entry.cuda}) && !defined({musa})", f"#define {musa} {entry.cuda}"]
+            lines += [f"#elif defined({musa}) && !defined({entry.cuda})", f"#define {entry.cuda} {musa}", "#endif"]
         else:
             lines.append(f"#define {musa} {entry.cuda}")
     if namespaces:
@@ -131,19 +135,32 @@ def render_headers(db: MappingDB | None = None) -> dict[str, str]:
     return files
 
 
+def _sources() -> list[Path]:
+    """What the headers are made from: the database's data files, the inventory, this generator."""
+    return [*data_files(), *sorted(INVENTORY_DIR.glob("*.tsv")), Path(__file__)]
+
+
+def _version(db: MappingDB) -> str:
+    """The headers' cache key: the database version and the rest of :func:`_sources`."""
+    digest = hashlib.sha256(db.version.encode())
+    for path in _sources()[len(data_files()) :]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _data_stamp() -> int:
-    """The generated headers' mtime: that of the newest data file they come from.
+    """The generated headers' mtime: that of the newest file they come from.
 
     A header written while a compile runs would otherwise be newer than its object file, and ninja
     (which records a command's start time) and ccache would treat it as changed on the next build.
     """
-    return max(p.stat().st_mtime_ns for p in data_files())
+    return max(p.stat().st_mtime_ns for p in _sources())
 
 
 def write_compat_headers(directory: Path, db: MappingDB | None = None) -> CompatHeaders:
-    """Write the headers under ``directory/compat-<db version>`` once; later calls reuse them."""
+    """Write the headers under ``directory/compat-<version>`` once; later calls reuse them."""
     db = db or load_db()
-    target = Path(directory) / f"compat-{db.version}"
+    target = Path(directory) / f"compat-{_version(db)}"
     if not target.is_dir():
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".compat-", dir=target.parent))

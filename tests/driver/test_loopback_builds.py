@@ -160,3 +160,16 @@ def test_touching_an_original_header_rebuilds(ninja_build: Path, cache_dir: Path
     assert f"older than most recent input {header}" in _ninja_plan(ninja_build, env)
     _run(["ninja"], ninja_build, env)
     assert "k.o" not in _ninja_plan(ninja_build, env)
+
+
+@pytest.mark.parametrize("flags", [[], ["-D__CUDA_NO_HALF_OPERATORS__"]], ids=["operators", "no-operators"])
+def test_half_operator_switch_reaches_cuda_headers(tmp_path: Path, cache_dir: Path, nvcc: str, flags: list[str]) -> None:
+    """torch passes -D__CUDA_NO_HALF_OPERATORS__ so that c10::Half's own operators are the only ones; in
+    loopback it reaches nvcc with its MUSA name, and cuda_fp16.hpp must still see it (pytorch_scatter's
+    ``c10::Half < c10::Half`` is ambiguous otherwise)."""
+    source = tmp_path / "lt.cu"
+    source.write_text("#include <cuda_fp16.h>\n__device__ bool lt(__half a, __half b) { return a < b; }\n")
+    stock = subprocess.run([nvcc, *flags, "-c", str(source), "-o", str(tmp_path / "stock.o")], capture_output=True, check=False)
+    ported = run_cli([*flags, "-c", "lt.cu", "-o", "ported.o"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert (stock.returncode == 0) is (not flags)  # without operators, __half has no operator<
+    assert ported.returncode == stock.returncode, ported.stderr

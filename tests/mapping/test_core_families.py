@@ -72,7 +72,7 @@ IRREGULAR = {
     "cudaGridDependencySynchronize": ("", Status.UNSUPPORTED),
     "make_cudaExtent": ("make_musaExtent", Status.SUPPORTED),
     "CUDART_VERSION": ("MUSART_VERSION", Status.MANUAL),
-    "CUDA_VERSION": ("", Status.MANUAL),
+    "CUDA_VERSION": ("CUDA_VERSION", Status.SUPPORTED),  # kept: torchada-nvcc defines it on mcc
     "__NVCC__": ("__MUSACC__", Status.SUPPORTED),
     "kCUDA": ("kPrivateUse1", Status.SUPPORTED),
     "DeviceType::CUDA": ("DeviceType::PrivateUse1", Status.SUPPORTED),

@@ -88,3 +88,14 @@ def test_generated_file_is_fresh(relative: str) -> None:
 
 def test_data_dir_is_the_package_data() -> None:
     assert DATA_DIR.is_dir() and data_files(), "hipify_like/data/*.tsv must ship with the package"
+
+
+def test_every_driver_style_cuda_name_has_a_row() -> None:
+    """TA1004 skips names in the driver API's style (a project's cuWelfordOnlineSum): safe while the
+    database knows every such name of the CUDA inventory."""
+    from hipify_like.tables import DRIVER_STYLE
+
+    db = load_db()
+    driver_style = [n.name for n in cuda_inventory() if DRIVER_STYLE.fullmatch(n.name)]
+    assert len(driver_style) > 500
+    assert [n for n in driver_style if db.identifier(n) is None] == []

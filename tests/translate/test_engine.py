@@ -227,10 +227,13 @@ def test_unsupported_and_manual_apis_are_reported(tables) -> None:
     assert [f.rule for f in result.findings] == ["TA1001", "TA1001", "TA1002", "TA1001"]
 
 
-def test_unknown_cuda_names_are_reported_but_project_macros_are_not(tables) -> None:
-    source = "#define CUDA_CHECK(x) x\ncudaLaunchKernelExFoo(); CUDA_CHECK(1); cuFooBar();\n"
+def test_unknown_cuda_names_are_reported_but_project_names_are_not(tables) -> None:
+    source = (
+        "#define CUDA_CHECK(x) x\ncudaLaunchKernelExFoo(); CUDA_CHECK(1); cublasLtFooBar();\n"
+        "cuWelfordOnlineSum(a); cuApplyLayerNorm(b); int cublas_status; cudnn_frontend::Tensor t;\n"
+    )
     found = port(tables, source).findings
-    assert [(f.rule, f.name) for f in found] == [("TA1004", "cudaLaunchKernelExFoo"), ("TA1004", "cuFooBar")]
+    assert [(f.rule, f.name) for f in found] == [("TA1004", "cudaLaunchKernelExFoo"), ("TA1004", "cublasLtFooBar")]
 
 
 def test_version_macro_is_translated_and_reported(tables) -> None:
