@@ -8,6 +8,7 @@ the backend translates (``mcc``, or ``loopback`` for verification); with ``nvcc`
   its CUDA version check reads the mimic's ``nvcc --version``, and ``CUDA_HOME`` is never ``None``.
 * ``include_paths``/``library_paths`` and ``CUDAExtension`` add the backend's dirs, libraries and rpaths
   (:mod:`.settings`); ``_prepare_ldflags`` does the same for JIT links.
+* ``COMMON_NVCC_FLAGS`` loses torch's half/bfloat16 switches on MUSA (:func:`.settings.musa_common_flags`).
 * ``_get_cuda_arch_flags`` maps ``TORCH_MUSA_ARCH_LIST``/``TORCH_CUDA_ARCH_LIST`` (:mod:`.arch_flags`).
 * ``_get_build_directory`` gives JIT builds their own folder, ``py3X_torchada_<backend>/<name>``.
 * ``_write_ninja_file`` puts :mod:`.host_compile` in front of the host compiler (``cxx``), so the
@@ -41,7 +42,7 @@ from . import host_compile
 from .arch_flags import get_arch_flags
 from .errors import UnsupportedTorchError
 from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
-from .settings import ExtensionSettings, get_extension_settings
+from .settings import ExtensionSettings, get_extension_settings, musa_common_flags
 
 __all__ = ["PATCHES", "InstallStatus", "Patch", "install", "installed_backend", "uninstall"]
 
@@ -257,6 +258,9 @@ def install() -> InstallStatus:
     originals = {p.name: p.current(cpp_extension) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
     cpp_extension.CUDA_HOME = str(get_toolkit_root(choice.backend))
+    if choice.backend is Backend.MCC:
+        originals["COMMON_NVCC_FLAGS"] = cpp_extension.COMMON_NVCC_FLAGS
+        cpp_extension.COMMON_NVCC_FLAGS = musa_common_flags(cpp_extension.COMMON_NVCC_FLAGS)
     for patch in PATCHES:
         _rebind(cpp_extension, patch.name, patch.make(originals[patch.name], choice))
     _STATE.choice, _STATE.originals = choice, originals

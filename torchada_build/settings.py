@@ -23,10 +23,41 @@ from pathlib import Path
 
 from .platform import Backend, BackendChoice, require_musa_home, require_torch_musa
 
-__all__ = ["TORCH_CUDA_LIBRARIES", "ExtensionSettings", "get_extension_settings", "torch_library_dir"]
+__all__ = [
+    "HALF_SWITCHES",
+    "TORCH_CUDA_LIBRARIES",
+    "ExtensionSettings",
+    "get_extension_settings",
+    "musa_common_flags",
+    "torch_library_dir",
+]
 
 TORCH_CUDA_LIBRARIES = ("c10_cuda", "torch_cuda")
 """torch's own CUDA libraries, which ``CUDAExtension`` and JIT builds link."""
+
+
+HALF_SWITCHES = frozenset(
+    {
+        "-D__CUDA_NO_HALF_OPERATORS__",
+        "-D__CUDA_NO_HALF_CONVERSIONS__",
+        "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+        "-D__CUDA_NO_HALF2_OPERATORS__",
+    }
+)
+"""What torch adds to every extension's nvcc flags (``COMMON_NVCC_FLAGS``) to hide ``cuda_fp16.h``'s
+operators behind ``c10::Half``'s. torch_musa's own builder leaves their MUSA spelling out
+(``COMMON_MCC_FLAGS`` in ``torch_musa/utils/musa_extension.py``: "musa now support half and bf16"), and
+torch_musa's kernels are compiled that way, so on MUSA an extension is too. A project's own ``-D`` of one
+of them is kept (translated); loopback keeps torch's, as CUDA's headers need them."""
+
+
+def musa_common_flags(flags: Iterable[str]) -> list[str]:
+    """torch's ``COMMON_NVCC_FLAGS`` as torch_musa's builder has them: without :data:`HALF_SWITCHES`.
+
+    >>> musa_common_flags(["-D__CUDA_NO_HALF_OPERATORS__", "--expt-relaxed-constexpr"])
+    ['--expt-relaxed-constexpr']
+    """
+    return [flag for flag in flags if flag not in HALF_SWITCHES]
 
 
 def torch_library_dir() -> Path:

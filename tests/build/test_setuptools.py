@@ -175,6 +175,9 @@ def check_musa_compile(argv: list[str], source: Path, standin: MusaStandIn) -> N
     for nvcc_only in ("--expt-relaxed-constexpr", "--compiler-options", "-Xcompiler", "--use_fast_math", "-ccbin"):
         assert nvcc_only not in argv
     assert not any(a.startswith(("-gencode", "--generate-code", "-arch")) for a in argv)
+    # torch's half/bfloat16 switches are left out, as torch_musa's own builder does; CUDA_VERSION is the mimic's.
+    assert not any("_NO_HALF" in a or "_NO_BFLOAT16" in a for a in argv)
+    assert "-DCUDA_VERSION=13000" in argv
 
 
 def check_musa_link(line: list[str], standin: MusaStandIn) -> None:
