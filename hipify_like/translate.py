@@ -38,6 +38,19 @@ _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\n]*)>|"([^"\n]*)")')
 _BLANK = frozenset(b" \t\r\n\\\f\v")
 _INCLUDE_LINE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?\b")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
+_PTX_OPCODES = (
+    "mov ld st cvt cvta add sub mul mad fma div rem abs neg min max and or xor not shl shr shf shfl bar barrier "
+    "atom red mma wmma wgmma ldmatrix stmatrix cp prmt lop3 setp set selp slct bfe bfi brev popc clz bfind vote "
+    "match activemask membar fence rcp sqrt rsqrt ex2 lg2 sin cos tanh copysign testp prefetch prefetchu "
+    "isspacep mbarrier redux dp4a dp2a elect griddepcontrol tcgen05 mapa getctarank multimem nanosleep sad "
+    "mul24 mad24 addc subc madc cnot szext bmsk discard applypriority createpolicy tensormap setmaxnreg"
+).split()
+_PTX_TEXT = re.compile(
+    rb'(?:^"|[\s;{}@!]|\\[nt])(?:' + b"|".join(o.encode() for o in _PTX_OPCODES) + rb")\.[a-z0-9]"
+    rb"|\.reg\b|%%(?:laneid|warpid|smid|nsmid|clock(?:64)?|globaltimer|lanemask_\w+|n?tid|n?ctaid|\w+_smem_size)"
+)
+"""PTX in an ``asm`` string: an instruction with a ``.`` qualifier (``mov.u32``, ``shfl.sync``), a
+``.reg`` declaration or a special register; ARM's ``vld1.32`` and x86's ``movl`` are not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +210,7 @@ class _FileTranslator:
         self.includes: list[Include] = []
         self._line_starts: list[int] | None = None
         self._defined: set[bytes] | None = None
+        self._foreign: list[tuple[int, int, bool]] | None = None
 
     # -- token helpers -------------------------------------------------------------------------
 
@@ -257,8 +271,19 @@ class _FileTranslator:
         self.edits[start] = (end, text.encode() if isinstance(text, str) else text)
 
     def report(self, rule: str, offset: int, name: str, message: str) -> None:
+        """Record a finding, unless it lies where a MUSA build never compiles (see :meth:`foreign`)."""
+        if self.foreign(offset, rule == "TA1101"):
+            return
         line, column = self.position(offset)
         self.findings.append(Finding(rule, self.path, line, column, name, message))
+
+    def foreign(self, offset: int, assembly: bool) -> bool:
+        """Whether ``offset`` is under a preprocessor branch for ROCm (``#ifdef USE_ROCM``, ``#if BNB_HIP``,
+        ``#ifndef __HIP_PLATFORM_AMD__ … #else``), or, for assembly, for a host instruction set
+        (``#ifdef __ARM_NEON``, ``__x86_64__``, ``__AVX2__``)."""
+        if self._foreign is None:
+            self._foreign = _foreign_branches(self)
+        return any(start <= offset < end and (rocm or assembly) for start, end, rocm in self._foreign)
 
     def apply(self, entry: Entry, tokens: Sequence[int], musa_parts: Sequence[str] | None = None) -> None:
         """Translate ``tokens`` (the CUDA spelling of ``entry``) and report what the entry asks."""
@@ -308,7 +333,7 @@ class _FileTranslator:
             self.translate_include(i)
         elif word == "__CUDA_ARCH__":
             self.translate_arch(i)
-        elif word in ASM_KEYWORDS and self.tokens.kinds[i] == TokenKind.KEYWORD:
+        elif word in ASM_KEYWORDS and self.tokens.kinds[i] == TokenKind.KEYWORD and self.is_ptx(i):
             self.report(
                 "TA1101",
                 self.tokens.starts[i],
@@ -349,9 +374,22 @@ class _FileTranslator:
         if not self.is_punct(self.step(i, -1), b".", b"->"):
             return False
         entry = self.tables.members.get(word)
-        if entry is not None:
+        if entry is not None and self.after_type_call(i):
+            self.report(
+                "TA1002", self.tokens.starts[i], word,
+                f"'x.type().{word}()' asks at::DeprecatedTypeProperties, which has no MUSA counterpart of "
+                f"'{word}' (it is false for MUSA tensors); write 'x.{word}()', which is translated",
+            )  # fmt: skip
+        elif entry is not None:
             self.apply(entry, [i], [entry.musa.lstrip(".")] if entry.renames else None)
         return True
+
+    def after_type_call(self, i: int) -> bool:
+        """Whether member ``i`` is called on ``.type()``/``->type()``: a tensor's deprecated type properties."""
+        close = self.step(self.step(i, -1), -1)
+        opening = self.step(close, -1) if self.is_punct(close, b")") else None
+        name = self.step(opening, -1) if self.is_punct(opening, b"(") else None
+        return self.is_word(name, b"type") and self.is_punct(self.step(name, -1), b".", b"->")
 
     def translate_dispatch_key(self, i: int, word: str) -> bool:
         """``TORCH_LIBRARY_IMPL(ns, CUDA, m)``: the dispatch key is the macro's second argument."""
@@ -378,6 +416,18 @@ class _FileTranslator:
                 word,
                 f"'{word}' looks like CUDA API but is not in the mapping database; it is left unchanged",
             )
+
+    def is_ptx(self, i: int) -> bool:
+        """Whether the ``asm`` statement at ``i`` holds PTX: its first string (after ``volatile`` and
+        ``(``) reads as PTX. Host assembly (x86, ARM NEON) is not; an ``asm`` whose text is not a
+        literal there (a macro) is taken for PTX."""
+        j = self.step(i, 1)
+        while self.is_word(j, b"volatile") or self.is_word(j, b"__volatile__") or self.is_word(j, b"goto"):
+            j = self.step(j, 1)
+        literal = self.step(j, 1) if self.is_punct(j, b"(") else None
+        if literal is None or self.tokens.kinds[literal] != TokenKind.LITERAL or self.text(literal)[:1] != b'"':
+            return True
+        return bool(_PTX_TEXT.search(self.text(literal)))
 
     def defined_here(self, word: str) -> bool:
         """Whether this file ``#define``s ``word`` itself (a project macro such as ``CUDA_CHECK``)."""
@@ -498,3 +548,63 @@ class _FileTranslator:
                 word,
                 f"'{word}' is 32, but MUSA warps are 128 lanes wide on mp_21/mp_22 (32 from mp_31): use warpSize",
             )
+
+
+_ROCM_MACRO = re.compile(rb"(?:\w*_)?(?:HIP|HIPCC|ROCM)(?:_\w*)?")
+_HOST_ISA_MACRO = re.compile(rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX\w*__|SSE\w*__|powerpc\w*__)|_M_(?:X64|IX86|ARM64?)")
+
+
+def _condition_words(ft: _FileTranslator, i: int) -> tuple[list[bytes], list[bytes]]:
+    """The words of the directive line starting at token ``i`` (after the directive name), and its
+    operators."""
+    words, operators = [], []
+    j = ft.step(i, 1)
+    while j is not None and ft.same_line(i, j):
+        (words if ft.is_word(j) else operators).append(ft.text(j))
+        j = ft.step(j, 1)
+    return words, operators
+
+
+def _branch_kind(words: list[bytes], operators: list[bytes], negated: bool) -> str | None:
+    """``"rocm"``/``"isa"`` when the branch is taken only for ROCm / a host instruction set, else None.
+
+    A condition counts when it names such a macro, not negated, and has no ``||`` (nor, for a branch
+    taken on the negation, ``&&``)."""
+    names = [w for w in words if w != b"defined"]
+    if b"||" in operators or (negated and b"&&" in operators) or not names:
+        return None
+    if negated != (b"!" in operators):  # `#ifndef X`, or `#if !defined(X)`, `#if !X`
+        return None
+    for name in names:
+        if _ROCM_MACRO.fullmatch(name):
+            return "rocm"
+        if _HOST_ISA_MACRO.fullmatch(name):
+            return "isa"
+    return None
+
+
+def _foreign_branches(ft: _FileTranslator) -> list[tuple[int, int, bool]]:
+    """``(start, end, is_rocm)`` byte ranges of the branches :meth:`_FileTranslator.foreign` skips."""
+    spans: list[tuple[int, int, bool]] = []
+    stack: list[list[object]] = []  # [kind of the taken branch, kind of the #else branch, branch start]
+    for i in range(len(ft.tokens) - 1):
+        if not (ft.is_punct(i, b"#") and ft.starts_line(i) and ft.is_word(i + 1)):
+            continue
+        directive, at = ft.text(i + 1), ft.tokens.starts[i]
+        if directive in (b"if", b"ifdef", b"ifndef", b"elif", b"else", b"endif") and stack and stack[-1][0]:
+            spans.append((int(stack[-1][2]), at, stack[-1][0] == "rocm"))  # type: ignore[arg-type]
+        if directive in (b"if", b"ifdef", b"ifndef"):
+            words, operators = _condition_words(ft, i + 1)
+            if directive == b"ifdef":
+                operators = [o for o in operators if o != b"!"]
+            elif directive == b"ifndef":
+                operators = [*operators, b"!"]
+            stack.append([_branch_kind(words, operators, False), _branch_kind(words, operators, True), at])
+        elif directive == b"elif" and stack:
+            words, operators = _condition_words(ft, i + 1)
+            stack[-1] = [_branch_kind(words, operators, False), None, at]
+        elif directive == b"else" and stack:
+            stack[-1] = [stack[-1][1], None, at]
+        elif directive == b"endif" and stack:
+            stack.pop()
+    return spans

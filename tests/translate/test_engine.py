@@ -309,3 +309,36 @@ def test_translation_of_a_file_on_disk_keeps_its_name(tables, tmp_path: Path) ->
     path.write_bytes(b"cudaStream_t s;\n")
     result = translate_source(path.read_bytes(), str(path), tables=tables)
     assert result.path == str(path) and result.changed
+
+
+def test_findings_under_rocm_only_branches_are_not_reported() -> None:
+    """Code a MUSA build never compiles (``#ifdef USE_ROCM``, ``#if BNB_HIP``, the ``#else`` of
+    ``#ifndef __HIP_PLATFORM_AMD__``) has no MUSA findings; the CUDA branches keep theirs."""
+    source = (
+        "#ifdef USE_ROCM\ncudaRocmOnlyA();\n#else\ncudaKeptA();\n#endif\n"
+        "#if defined(BNB_HIP)\ncudaRocmOnlyB();\n#elif defined(X)\ncudaKeptB();\n#endif\n"
+        "#ifndef __HIP_PLATFORM_AMD__\ncudaKeptC();\n#else\ncudaRocmOnlyC();\n#endif\n"
+        "#if !defined(USE_ROCM)\ncudaKeptD();\n#endif\n"
+        "#if defined(USE_ROCM) || defined(Y)\ncudaKeptE();\n#endif\n"
+    )
+    result = translate_source(source.encode(), "k.cu")
+    assert [f.name for f in result.findings] == ["cudaKeptA", "cudaKeptB", "cudaKeptC", "cudaKeptD", "cudaKeptE"]
+
+
+def test_only_ptx_assembly_is_reported() -> None:
+    source = (
+        '__device__ int lane() { int x; asm volatile("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }\n'
+        '__device__ void pred() { asm volatile("{\\n\\t.reg .pred p;\\n\\t}"); asm(PTX_FROM_A_MACRO); }\n'
+        'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); }\n'
+        '#ifdef __ARM_NEON\nvoid neon() { asm("vadd.f32 q0, q0, q1"); asm("mov.u32 %0, 1;"); }\n#endif\n'
+    )
+    found = translate_source(source.encode(), "k.cu").findings
+    assert [(f.rule, f.line) for f in found] == [("TA1101", 1), ("TA1101", 2), ("TA1101", 2)]
+
+
+def test_deprecated_type_properties_member_is_not_renamed() -> None:
+    """``x.type()`` is an ``at::DeprecatedTypeProperties``, which has ``is_cuda()`` but no ``is_privateuseone()``."""
+    source = "bool a = x.type().is_cuda(); bool b = x.is_cuda(); bool c = p->type().is_cuda();\n"
+    result = translate_source(source.encode(), "k.cpp")
+    assert result.text.decode() == source.replace("x.is_cuda()", "x.is_privateuseone()")
+    assert [(f.rule, f.column) for f in result.findings] == [("TA1002", 19), ("TA1002", 71)]
