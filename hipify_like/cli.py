@@ -1,6 +1,8 @@
 """``torchada-port``: translate CUDA sources to MUSA without touching the originals.
 
-    torchada-port kernel.cu -o musa/kernel.cu       one file (and the project headers it includes)
+    torchada-port kernel.cu -o musa/kernel.cu       one file (and the project headers it includes); each
+                                                    file written is named, and only earlier outputs
+                                                    (``musa/.torchada-port.json``) are replaced without --force
     torchada-port kernel.cu                         one file, to standard output
     torchada-port csrc --out-root csrc_musa         a whole tree (other files are copied)
     torchada-port csrc --inplace                    in place, each changed file backed up first
@@ -24,6 +26,7 @@ from .fileio import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
+from .outputs import OutputManifest
 from .report import PortReport
 from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
@@ -60,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--report", type=Path, help="write a report: report.json or report.html")
     parser.add_argument("--findings-format", choices=("gcc", "json"), default="gcc",
                         help="how findings are printed on standard error (default: %(default)s)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    parser.add_argument("--force", action="store_true",
+                        help="with -o: overwrite files that are not earlier outputs of the same sources")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no summary line, no list of files written")
     parser.add_argument("--list-mappings", action="store_true", help="print the mapping database and exit")
     parser.add_argument("--json", action="store_true", help="with --list-mappings: JSON")
     return parser
@@ -119,14 +124,17 @@ def port(args: argparse.Namespace) -> int:
             raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
         if args.out_root is None and not args.inplace:
             raise UsageError(f"'{source}' is a directory: give --out-root DIR or --inplace")
-        translations = port_tree(source, args)
+        translations, written = port_tree(source, args), []
     else:
         if args.out_root is not None:
             raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")
-        translations = port_file(source, args)
+        translations, written = port_file(source, args)
     report = PortReport(translations)
     for translation in translations:
         print_findings(translation.findings, args.findings_format)
+    if not args.quiet:
+        for path in written:
+            print(f"torchada-port: wrote {path}", file=sys.stderr)
     if args.report is not None:
         write_report(report, args.report)
     if not args.quiet:
@@ -159,21 +167,22 @@ def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> N
     write_atomically(path, translation.text)
 
 
-def port_file(source: Path, args: argparse.Namespace) -> list[Translation]:
+def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation], list[Path]]:
+    """The unit's translations, and the files written for ``-o`` (as the user will see them)."""
     unit = translate_unit(source, include_dirs=args.include_dirs, line_directives=args.line_directives)
     main, headers = unit.files[0], unit.files[1:]
     if args.inplace:
         for translation in unit.files:
             write_inplace(Path(translation.path), translation, args.backup_suffix)
-        return list(unit.files)
+        return list(unit.files), []
     if args.output is None:
         sys.stdout.buffer.write(main.text)
-        return [main]
+        return [main], []
     source_dir = Path(main.path).parent
     output_dir = args.output.absolute().parent
     if args.output.resolve() == Path(main.path).resolve():
         raise UsageError(f"-o '{args.output}' is the source itself; use --inplace to rewrite it (with a backup)")
-    planned = [(args.output, main)]
+    planned = [(args.output, main)]  # (where, as the user will see it; what)
     for header in headers:
         original = Path(header.path)
         if not original.is_relative_to(source_dir):
@@ -187,10 +196,18 @@ def port_file(source: Path, args: argparse.Namespace) -> list[Translation]:
                 raise UsageError(f"writing the translated '{original.name}' beside '{args.output}' would overwrite "
                                  "the original header; choose an output file in another directory")
             continue
-        planned.append((destination, header))
+        planned.append((args.output.parent / original.relative_to(source_dir), header))
+    manifest = OutputManifest.load(output_dir)
+    if not args.force:
+        for destination, translation in planned:
+            refusal = manifest.refusal(destination, Path(translation.path))
+            if refusal is not None:
+                raise UsageError(f"{refusal}; move it away, or pass --force to overwrite it")
     for destination, translation in planned:
         write_atomically(destination, translation.text)
-    return list(unit.files)
+        manifest.record(destination, Path(translation.path), translation.text)
+    manifest.save()
+    return list(unit.files), [destination for destination, _ in planned]
 
 
 def iter_tree(root: Path) -> Iterator[Path]:

@@ -34,7 +34,45 @@ def test_one_file_and_its_project_header(project: Path, tmp_path: Path) -> None:
     assert (tmp_path / "out" / "kernel.cu").read_text() == '#include "common.cuh"\nmusaStream_t s; // cudaStream_t\n'
     assert (tmp_path / "out" / "common.cuh").read_text() == "#pragma once\n#include <musa_runtime.h>\n"
     assert (project / "kernel.cu").read_text().startswith('#include "common.cuh"\ncudaStream_t')
+    out = tmp_path / "out"
+    assert result.stderr.splitlines()[:2] == [f"torchada-port: wrote {out / 'kernel.cu'}",
+                                              f"torchada-port: wrote {out / 'common.cuh'}"]
     assert "2 files (2 changed)" in result.stderr
+
+
+def test_o_never_overwrites_a_file_it_did_not_write(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "common.cuh").write_text("// someone else's header\n")
+    refused = port(project / "kernel.cu", "-o", out / "kernel.cu")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (f"torchada-port: error: '{out / 'common.cuh'}' exists and is not an earlier "
+                                      f"output of '{project / 'common.cuh'}'; move it away, or pass --force to overwrite it")
+    assert sorted(p.name for p in out.iterdir()) == ["common.cuh"], "nothing was written"
+    assert (out / "common.cuh").read_text() == "// someone else's header\n"
+
+    forced = port(project / "kernel.cu", "-o", out / "kernel.cu", "--force", "-q")
+    assert forced.returncode == 0 and forced.stderr == ""
+    assert (out / "common.cuh").read_text() == "#pragma once\n#include <musa_runtime.h>\n"
+
+
+def test_o_replaces_its_own_outputs_but_not_edited_ones(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert port(project / "kernel.cu", "-o", out / "kernel.cu").returncode == 0
+    (project / "kernel.cu").write_text('#include "common.cuh"\ncudaEvent_t e;\n')
+    again = port(project / "kernel.cu", "-o", out / "kernel.cu", "-q")
+    assert again.returncode == 0, again.stderr
+    assert (out / "kernel.cu").read_text() == '#include "common.cuh"\nmusaEvent_t e;\n'
+
+    (out / "common.cuh").write_text((out / "common.cuh").read_text() + "// a local fix\n")
+    refused = port(project / "kernel.cu", "-o", out / "kernel.cu", "-q")
+    assert refused.returncode == 2
+    assert f"'{out / 'common.cuh'}' was changed since torchada-port wrote it" in refused.stderr
+    assert (out / "common.cuh").read_text().endswith("// a local fix\n")
+
+    other = tmp_path / "other.cu"
+    other.write_text("cudaStream_t s;\n")
+    assert port(other, "-o", out / "kernel.cu", "-q").returncode == 2, "an output of another source is not replaced"
 
 
 def test_one_file_to_standard_output(project: Path) -> None:
