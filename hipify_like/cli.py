@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from .config import ConfigError, Suppressions, load_config_suppress
 from .fileio import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
@@ -44,10 +45,19 @@ class UsageError(Exception):
     """A wrong command line or an unusable path: exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """``--help`` says what the tool is for first and where its docs are last."""
+
+    def format_help(self) -> str:
+        return (
+            "torchada-port: translate CUDA C++ sources to MUSA (Moore Threads GPUs), token by token, "
+            f"never editing the originals\n\n{super().format_help()}\nDocs: README.md (torchada's source tree)\n"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="torchada-port",
-        description="Translate CUDA C++ sources to MUSA, token by token, never editing the originals.",
         epilog="Exit status: 0 clean, 1 findings at error level, 2 usage error.",
     )
     parser.add_argument("source", nargs="?", type=Path, help="a source file or a directory")
@@ -66,7 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="with -o: overwrite files that are not earlier outputs of the same sources")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line, no list of files written")
-    parser.add_argument("--list-mappings", action="store_true", help="print the mapping database and exit")
+    parser.add_argument("--suppress", action="append", default=[], metavar="ID_OR_NAME",
+                        help="silence a finding ID (TA1004) or the findings about a name (cudaFoo); repeatable, "
+                        "added to [tool.torchada] suppress = [...] of the nearest pyproject.toml")
+    parser.add_argument("--list-mappings", nargs="?", const="", metavar="NAME",
+                        help="print the mapping database (only the rows whose CUDA or MUSA name contains NAME) "
+                        "and exit")
     parser.add_argument("--json", action="store_true", help="with --list-mappings: JSON")
     return parser
 
@@ -75,12 +90,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.list_mappings:
-            return list_mappings(as_json=args.json)
+        if args.list_mappings is not None:
+            return list_mappings(args.list_mappings, as_json=args.json)
+        if args.json:
+            raise UsageError("--json goes with --list-mappings (for findings as JSON: --findings-format json)")
         if args.source is None:
             raise UsageError("no input; give a source file or directory (see --help)")
         return port(args)
-    except UsageError as error:
+    except (UsageError, ConfigError) as error:
         print(f"torchada-port: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -92,10 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def list_mappings(*, as_json: bool) -> int:
+def list_mappings(name: str, *, as_json: bool) -> int:
+    """The database's rows, or those whose CUDA or MUSA name contains ``name``; 1 when none does."""
     inventory = musa_inventory()
     rows = []
     for e in load_db().entries:
+        if name not in e.cuda and name not in e.musa:
+            continue
         evidence = e.evidence
         if evidence == "inventory" and e.musa in inventory:
             found = inventory[e.musa]
@@ -110,6 +130,9 @@ def list_mappings(*, as_json: bool) -> int:
     else:
         for row in rows:
             print("\t".join(row[k] for k in ("cuda", "musa", "kind", "library", "status", "evidence")))
+    if not rows:
+        print(f"torchada-port: error: no CUDA or MUSA name in the mapping database contains '{name}'", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -119,6 +142,7 @@ def port(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read '{source}': no such file or directory")
     if args.inplace and not args.backup_suffix:
         raise UsageError("--inplace needs a non-empty --backup-suffix: originals are always backed up")
+    suppress = load_config_suppress(source, Path.cwd()) | Suppressions.parse(args.suppress, "--suppress")
     if source.is_dir():
         if args.output is not None:
             raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
@@ -129,7 +153,9 @@ def port(args: argparse.Namespace) -> int:
         if args.out_root is not None:
             raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")
         translations, written = port_file(source, args)
-    report = PortReport(translations)
+    translations, suppressed = suppress.apply(translations)
+    report = PortReport(translations, root=source.absolute() if source.is_dir() else source.absolute().parent,
+                        suppressed=suppressed)
     for translation in translations:
         print_findings(translation.findings, args.findings_format)
     if not args.quiet:
