@@ -39,6 +39,8 @@ SOURCE_SUFFIXES = frozenset(
 )
 SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
+_INVENTORY = "hipify_like/data/inventory/musa_api_inventory.tsv"
+"""Where the evidence column's inventory rows are, in the repository."""
 
 
 class UsageError(Exception):
@@ -119,7 +121,9 @@ def list_mappings(name: str, *, as_json: bool) -> int:
         evidence = e.evidence
         if evidence == "inventory" and e.musa in inventory:
             found = inventory[e.musa]
-            evidence = f"inventory: {found.evidence} ({found.basis})"
+            evidence = f"{_INVENTORY}: {found.evidence} ({found.basis})"
+        elif evidence == "musa_api_inventory.tsv (absent)":
+            evidence = f"absent from {_INVENTORY}"
         rows.append(
             {"cuda": e.cuda, "musa": e.musa, "kind": e.kind.value, "library": e.library,
              "status": e.status.value, "evidence": evidence, "note": e.note}

@@ -229,7 +229,10 @@ def test_list_mappings_json_is_the_database() -> None:
     rows = json.loads(result.stdout)
     by_name = {row["cuda"]: row for row in rows}
     assert by_name["cudaMalloc"]["musa"] == "musaMalloc"
-    assert by_name["cudaMalloc"]["evidence"].startswith("inventory: ")
+    inventory = "hipify_like/data/inventory/musa_api_inventory.tsv"
+    assert (SAMPLE.parents[1] / inventory).is_file()
+    assert by_name["cudaMalloc"]["evidence"].startswith(f"{inventory}: ")
+    assert by_name["ncclCommSplit"]["evidence"] == f"absent from {inventory}"
     assert set(rows[0]) == {"cuda", "musa", "kind", "library", "status", "evidence", "note"}
 
 
