@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
@@ -16,7 +17,7 @@ from .installations import find_cuda, find_musa
 if TYPE_CHECKING:
     from .toolchain import Toolchain
 
-__all__ = ["Backend", "make_toolchain", "requested_backend", "select_backend"]
+__all__ = ["Backend", "BackendChoice", "choose_backend", "make_toolchain", "requested_backend", "select_backend"]
 
 
 class Backend(enum.Enum):
@@ -36,8 +37,14 @@ def _backend(value: str, where: str) -> Backend:
         raise UsageError(msg) from None
 
 
-def requested_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend | None:
-    """The backend the command line (last ``--torchada-backend``) or ``TORCHADA_BACKEND`` asks for."""
+@dataclass(frozen=True, slots=True)
+class BackendChoice:
+    backend: Backend
+    reason: str
+    """Why this backend: one phrase (``TORCHADA_BACKEND=loopback``, ``a MUSA SDK is at '/usr/local/musa'``)."""
+
+
+def _requested(argv: Sequence[str], environ: Mapping[str, str]) -> BackendChoice | None:
     value = None
     for i, word in enumerate(argv):
         if word.startswith(_OPTION + "="):
@@ -45,21 +52,37 @@ def requested_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backen
         elif word == _OPTION and i + 1 < len(argv):
             value = argv[i + 1]
     if value is not None:
-        return _backend(value, _OPTION)
+        return BackendChoice(_backend(value, _OPTION), f"{_OPTION}={value}")
     if environ.get("TORCHADA_BACKEND"):
-        return _backend(environ["TORCHADA_BACKEND"], "TORCHADA_BACKEND")
+        value = environ["TORCHADA_BACKEND"]
+        return BackendChoice(_backend(value, "TORCHADA_BACKEND"), f"TORCHADA_BACKEND={value}")
     return None
 
 
-def select_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend:
-    requested = requested_backend(argv, environ)
+def requested_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend | None:
+    """The backend the command line (last ``--torchada-backend``) or ``TORCHADA_BACKEND`` asks for."""
+    requested = _requested(argv, environ)
+    return None if requested is None else requested.backend
+
+
+def choose_backend(argv: Sequence[str], environ: Mapping[str, str]) -> BackendChoice:
+    """The backend and why; a ``MUSA_HOME`` (or ``MUSA_PATH``) without ``bin/mcc`` is named in the reason."""
+    requested = _requested(argv, environ)
     if requested is not None:
         return requested
-    if find_musa(environ).is_valid:
-        return Backend.MCC
-    if find_cuda(environ) is not None:
-        return Backend.NVCC
-    return Backend.MCC
+    musa = find_musa(environ)
+    if musa.is_valid:
+        return BackendChoice(Backend.MCC, f"a MUSA SDK is at '{musa.home}'")
+    unusable = [f"{v}='{environ[v]}' has no bin/mcc" for v in ("MUSA_HOME", "MUSA_PATH") if environ.get(v)]
+    no_musa = "; ".join(unusable) or "no MUSA SDK was found"
+    cuda = find_cuda(environ)
+    if cuda is not None:
+        return BackendChoice(Backend.NVCC, f"{no_musa}, and NVIDIA's nvcc is at '{cuda.nvcc}'")
+    return BackendChoice(Backend.MCC, f"{no_musa}, and no NVIDIA nvcc was found either")
+
+
+def select_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend:
+    return choose_backend(argv, environ).backend
 
 
 def make_toolchain(backend: Backend, environ: Mapping[str, str]) -> Toolchain:

@@ -1,6 +1,7 @@
 """``torchada-nvcc``: the console script. Errors print as one nvcc-style line; the status is nvcc's.
 
-Set ``TORCHADA_DEBUG=1`` to see a traceback instead of the one-line message.
+``--torchada-info`` says which backend runs and why (:mod:`.info`). Set ``TORCHADA_DEBUG=1`` to see a
+traceback instead of the one-line message.
 """
 
 from __future__ import annotations
@@ -10,15 +11,28 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .backends import Backend, select_backend
-from .errors import FailedProcessError, TorchadaError, format_fatal
+from .backends import Backend, BackendChoice, choose_backend
+from .errors import FailedProcessError, TorchadaError, UsageError, format_fatal
 
 __all__ = ["main"]
 
 _VERSION = frozenset({"--version", "-V"})
+_INFO = "--torchada-info"
 
 
-def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) -> int:
+def _info(argv: Sequence[str]) -> str | None:
+    """The ``--torchada-info`` form asked for (``""`` or ``"cmake"``), or None."""
+    asked = [w.partition("=")[2] for w in argv if w == _INFO or w.startswith(_INFO + "=")]
+    if not asked:
+        return None
+    if asked[-1] not in ("", "cmake"):
+        msg = f"{_INFO} takes no value or 'cmake', not '{asked[-1]}'"
+        raise UsageError(msg)
+    return asked[-1]
+
+
+def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:
+    backend = choice.backend
     if _VERSION & set(argv):  # nvcc ignores NVCC_*_FLAGS for --version
         from .identity import version_banner
 
@@ -64,7 +78,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], backend: Backend) ->
 
         home = ensure_toolkit(toolchain, get_db_facts(cache_dir), cache_dir)
         lines = variable_lines(
-            describe=toolchain.describe(),
+            describe=f"{toolchain.describe()}; chosen because {choice.reason}",
             top=home,
             include_dirs=toolchain.include_dirs(),
             library_dirs=[home / "lib64", *toolchain.library_dirs()],
@@ -97,18 +111,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     environ = os.environ
     try:
-        backend = select_backend(argv, environ)
-        if backend is Backend.NVCC:
+        choice = choose_backend(argv, environ)
+        info = _info(argv)
+        if info is not None:
+            from .info import cmake_lines, info_lines
+
+            print("\n".join(cmake_lines(choice) if info == "cmake" else info_lines(choice, environ)))
+            return 0
+        if choice.backend is Backend.NVCC:
             from .passthrough import exec_nvcc
 
-            return exec_nvcc(argv, environ)
-        return _drive(argv, environ, backend)
+            return exec_nvcc(argv, environ, choice)
+        return _drive(argv, environ, choice)
     except FailedProcessError as error:
         return error.returncode
     except TorchadaError as error:
         if environ.get("TORCHADA_DEBUG"):
             raise
         print(format_fatal(str(error)), file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader (`| head`) went away: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except KeyboardInterrupt:
         return 130

@@ -28,7 +28,11 @@ def _by_group() -> dict[Group, list[Option]]:
 
 
 def help_text() -> str:
+    from .info import DOCS
+
     lines = [
+        "torchada-nvcc: a drop-in nvcc that builds CUDA code for Moore Threads GPUs (MUSA)",
+        "",
         "Usage  : torchada-nvcc [options] <inputfile>",
         "",
         "An nvcc-compatible driver: CUDA sources are translated to MUSA and compiled by mcc (or by nvcc,",
@@ -39,6 +43,8 @@ def help_text() -> str:
         lines += ["", f"Options for {group.value}:"]
         width = max(len(_names(o)) for o in options)
         lines += [f"  {_names(o):<{width}}  {o.help}" for o in options]
+    lines += ["", "torchada options: --torchada-backend=mcc|nvcc|loopback, --torchada-info (which backend and why)",
+              "", f"Docs: {DOCS}"]
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,9 @@
 """The nvcc backend: the command line goes to the real nvcc, untouched (minus ``--torchada-backend``).
 
 Nothing is parsed, translated or imported beyond what finding nvcc takes, so the same build works
-on an NVIDIA machine at nvcc's own speed. ``TORCHADA_COMPILER_LAUNCHER`` still wraps the call.
+on an NVIDIA machine at nvcc's own speed. ``TORCHADA_COMPILER_LAUNCHER`` still wraps the call. A human
+still sees torchada: ``-v`` prints one ``#$ _TORCHADA_BACKEND_=`` line first (CMake skips ``#$ NAME=``
+lines), ``--version`` and ``--help`` add a line after nvcc's own text (``--help`` one before, too).
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
+from .backends import BackendChoice
 from .errors import ToolNotFoundError
 from .installations import find_cuda
 from .launcher import launcher_words
 
 __all__ = ["exec_nvcc", "strip_backend_option"]
+
+_HELP = frozenset({"--help", "-h"})
+_VERSION = frozenset({"--version", "-V"})
+_VERBOSE = frozenset({"--verbose", "-v", "--dryrun", "-dryrun"})
 
 
 def strip_backend_option(argv: Sequence[str]) -> list[str]:
@@ -30,8 +37,8 @@ def strip_backend_option(argv: Sequence[str]) -> list[str]:
     return kept
 
 
-def exec_nvcc(argv: Sequence[str], environ: Mapping[str, str]) -> int:
-    """Replace this process with the real nvcc (never returns on success)."""
+def exec_nvcc(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:
+    """Replace this process with the real nvcc (never returns on success); run it for ``--help``/``--version``."""
     cuda = find_cuda(environ)
     if cuda is None:
         msg = (
@@ -40,6 +47,24 @@ def exec_nvcc(argv: Sequence[str], environ: Mapping[str, str]) -> int:
         )
         raise ToolNotFoundError(msg)
     command = [*launcher_words(environ), str(cuda.nvcc), *strip_backend_option(argv)]
+    words = set(argv)
+    if _HELP & words or _VERSION & words:
+        import subprocess
+
+        from .info import DOCS
+
+        if _HELP & words:
+            print("torchada-nvcc: a drop-in nvcc that builds CUDA code for Moore Threads GPUs (MUSA); "
+                  f"here it passes everything to NVIDIA's nvcc at {cuda.nvcc}", flush=True)
+        returncode = subprocess.run(command, env=dict(environ), check=False).returncode
+        if _VERSION & words:
+            print(f"Actually torchada-nvcc: the nvcc backend ({choice.reason}); see torchada-nvcc --torchada-info")
+        else:
+            print(f"torchada-nvcc docs: {DOCS}")
+        return returncode
+    if _VERBOSE & words:
+        print(f"#$ _TORCHADA_BACKEND_=nvcc backend, the real nvcc {cuda.nvcc}; chosen because {choice.reason}",
+              file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(command[0], command, dict(environ))

@@ -153,12 +153,12 @@ class Toolchain(abc.ABC):
         """The toolkit mimic's ``lib64``: file name → GNU ld script (``libcudart.so`` → ``INPUT(-lmusart)``)."""
 
     def mimic_headers(self, facts: DbFacts) -> dict[str, str]:
-        """The toolkit mimic's ``include/``: file name → text (empty: see :meth:`mimic_include_target`)."""
+        """The toolkit mimic's ``include/``: file name → text (see also :meth:`mimic_include_links`)."""
         return {}
 
-    def mimic_include_target(self) -> Path | None:
-        """A directory the mimic's ``include`` links to instead (None: a directory of its own)."""
-        return None
+    def mimic_include_links(self) -> dict[str, Path]:
+        """The toolkit mimic's ``include/``: entry name → the file or directory it is a symlink to."""
+        return {}
 
     @abc.abstractmethod
     def default_arch(self, ctx: BuildContext) -> int:

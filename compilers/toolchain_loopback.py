@@ -150,8 +150,14 @@ class LoopbackToolchain(Toolchain):
     def treatment(self, option: Option) -> Treatment:
         return option.loopback
 
-    def mimic_include_target(self) -> Path | None:
-        return self.cuda.include_dir if self.cuda else None
+    def mimic_include_links(self) -> dict[str, Path]:
+        """The real CUDA headers and the wheels' (``cublas_v2.h``, ``curand.h``) side by side, as in a CUDA
+        toolkit: FindCUDAToolkit looks for ``cublas_v2.h`` there."""
+        links: dict[str, Path] = {}
+        for directory in ([self.cuda.include_dir] if self.cuda else []) + wheel_include_dirs():
+            for entry in sorted(directory.iterdir()):
+                links.setdefault(entry.name, entry)
+        return links
 
     def rpath_dirs(self, ctx: BuildContext) -> list[Path]:
         wheels = wheel_libraries()

@@ -10,7 +10,8 @@ and ``cudadevrt`` itself. One directory per backend serves both:
     empty: CMake only checks the path's name.
 ``include/``
     mcc: one header per CUDA header the database renames, including its MUSA counterpart
-    (``cuda_runtime.h`` → ``#include <musa_runtime.h>``); loopback: the real CUDA include directory.
+    (``cuda_runtime.h`` → ``#include <musa_runtime.h>``); loopback: symlinks to the real CUDA headers and
+    to the pip wheels' (cuBLAS, cuRAND…), one per entry.
 ``lib64/``
     GNU ld scripts from the backend (mcc: ``libcudart.so`` and ``libcudart_static.a`` are
     ``INPUT(-lmusart)``, ``libcublas.so`` is ``INPUT(-lmublas)``…, ``libcudadevrt.a`` is an empty
@@ -78,8 +79,8 @@ def _content(toolchain: Toolchain, facts: DbFacts) -> dict[str, str]:
 def ensure_toolkit(toolchain: Toolchain, facts: DbFacts, cache_dir: Path) -> Path:
     """The toolkit mimic of ``toolchain``'s backend, written first when missing."""
     files = _content(toolchain, facts)
-    link = toolchain.mimic_include_target()
-    key = hashlib.sha256(json.dumps([files, str(link)], sort_keys=True).encode()).hexdigest()[:16]
+    links = {name: str(target) for name, target in toolchain.mimic_include_links().items()}
+    key = hashlib.sha256(json.dumps([files, links], sort_keys=True).encode()).hexdigest()[:16]
     home = cache_dir / "toolkit" / f"{toolchain.backend.value}-{key}"
     if (home / "bin" / "nvcc").is_file():
         return home
@@ -89,10 +90,9 @@ def ensure_toolkit(toolchain: Toolchain, facts: DbFacts, cache_dir: Path) -> Pat
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
         (temporary / "bin" / "nvcc").chmod(0o755)
-        if link is not None:
-            (temporary / "include").symlink_to(link, target_is_directory=True)
-        else:
-            (temporary / "include").mkdir(exist_ok=True)
+        (temporary / "include").mkdir(exist_ok=True)
+        for name, target in links.items():
+            (temporary / "include" / name).symlink_to(target)
     return home
 
 

@@ -1,6 +1,8 @@
 """``torchada-port``: translate CUDA sources to MUSA without touching the originals.
 
-    torchada-port kernel.cu -o musa/kernel.cu       one file (and the project headers it includes)
+    torchada-port kernel.cu -o musa/kernel.cu       one file (and the project headers it includes); each
+                                                    file written is named, and only earlier outputs
+                                                    (``musa/.torchada-port.json``) are replaced without --force
     torchada-port kernel.cu                         one file, to standard output
     torchada-port csrc --out-root csrc_musa         a whole tree (other files are copied)
     torchada-port csrc --inplace                    in place, each changed file backed up first
@@ -20,10 +22,12 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from .config import ConfigError, Suppressions, load_config_suppress
 from .fileio import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
+from .outputs import OutputManifest
 from .report import PortReport
 from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
@@ -35,16 +39,27 @@ SOURCE_SUFFIXES = frozenset(
 )
 SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
+_INVENTORY = "hipify_like/data/inventory/musa_api_inventory.tsv"
+"""Where the evidence column's inventory rows are, in the repository."""
 
 
 class UsageError(Exception):
     """A wrong command line or an unusable path: exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """``--help`` says what the tool is for first and where its docs are last."""
+
+    def format_help(self) -> str:
+        return (
+            "torchada-port: translate CUDA C++ sources to MUSA (Moore Threads GPUs), token by token, "
+            f"never editing the originals\n\n{super().format_help()}\nDocs: README.md (torchada's source tree)\n"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="torchada-port",
-        description="Translate CUDA C++ sources to MUSA, token by token, never editing the originals.",
         epilog="Exit status: 0 clean, 1 findings at error level, 2 usage error.",
     )
     parser.add_argument("source", nargs="?", type=Path, help="a source file or a directory")
@@ -60,8 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--report", type=Path, help="write a report: report.json or report.html")
     parser.add_argument("--findings-format", choices=("gcc", "json"), default="gcc",
                         help="how findings are printed on standard error (default: %(default)s)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    parser.add_argument("--list-mappings", action="store_true", help="print the mapping database and exit")
+    parser.add_argument("--force", action="store_true",
+                        help="with -o: overwrite files that are not earlier outputs of the same sources")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no summary line, no list of files written")
+    parser.add_argument("--suppress", action="append", default=[], metavar="ID_OR_NAME",
+                        help="silence a finding ID (TA1004) or the findings about a name (cudaFoo); repeatable, "
+                        "added to [tool.torchada] suppress = [...] of the nearest pyproject.toml")
+    parser.add_argument("--list-mappings", nargs="?", const="", metavar="NAME",
+                        help="print the mapping database (only the rows whose CUDA or MUSA name contains NAME) "
+                        "and exit")
     parser.add_argument("--json", action="store_true", help="with --list-mappings: JSON")
     return parser
 
@@ -70,12 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.list_mappings:
-            return list_mappings(as_json=args.json)
+        if args.list_mappings is not None:
+            return list_mappings(args.list_mappings, as_json=args.json)
+        if args.json:
+            raise UsageError("--json goes with --list-mappings (for findings as JSON: --findings-format json)")
         if args.source is None:
             raise UsageError("no input; give a source file or directory (see --help)")
         return port(args)
-    except UsageError as error:
+    except (UsageError, ConfigError) as error:
         print(f"torchada-port: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -87,14 +111,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def list_mappings(*, as_json: bool) -> int:
+def list_mappings(name: str, *, as_json: bool) -> int:
+    """The database's rows, or those whose CUDA or MUSA name contains ``name``; 1 when none does."""
     inventory = musa_inventory()
     rows = []
     for e in load_db().entries:
+        if name not in e.cuda and name not in e.musa:
+            continue
         evidence = e.evidence
         if evidence == "inventory" and e.musa in inventory:
             found = inventory[e.musa]
-            evidence = f"inventory: {found.evidence} ({found.basis})"
+            evidence = f"{_INVENTORY}: {found.evidence} ({found.basis})"
+        elif evidence == "musa_api_inventory.tsv (absent)":
+            evidence = f"absent from {_INVENTORY}"
         rows.append(
             {"cuda": e.cuda, "musa": e.musa, "kind": e.kind.value, "library": e.library,
              "status": e.status.value, "evidence": evidence, "note": e.note}
@@ -105,6 +134,9 @@ def list_mappings(*, as_json: bool) -> int:
     else:
         for row in rows:
             print("\t".join(row[k] for k in ("cuda", "musa", "kind", "library", "status", "evidence")))
+    if not rows:
+        print(f"torchada-port: error: no CUDA or MUSA name in the mapping database contains '{name}'", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -114,19 +146,25 @@ def port(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read '{source}': no such file or directory")
     if args.inplace and not args.backup_suffix:
         raise UsageError("--inplace needs a non-empty --backup-suffix: originals are always backed up")
+    suppress = load_config_suppress(source, Path.cwd()) | Suppressions.parse(args.suppress, "--suppress")
     if source.is_dir():
         if args.output is not None:
             raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
         if args.out_root is None and not args.inplace:
             raise UsageError(f"'{source}' is a directory: give --out-root DIR or --inplace")
-        translations = port_tree(source, args)
+        translations, written = port_tree(source, args), []
     else:
         if args.out_root is not None:
             raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")
-        translations = port_file(source, args)
-    report = PortReport(translations)
+        translations, written = port_file(source, args)
+    translations, suppressed = suppress.apply(translations)
+    report = PortReport(translations, root=source.absolute() if source.is_dir() else source.absolute().parent,
+                        suppressed=suppressed)
     for translation in translations:
         print_findings(translation.findings, args.findings_format)
+    if not args.quiet:
+        for path in written:
+            print(f"torchada-port: wrote {path}", file=sys.stderr)
     if args.report is not None:
         write_report(report, args.report)
     if not args.quiet:
@@ -159,21 +197,22 @@ def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> N
     write_atomically(path, translation.text)
 
 
-def port_file(source: Path, args: argparse.Namespace) -> list[Translation]:
+def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation], list[Path]]:
+    """The unit's translations, and the files written for ``-o`` (as the user will see them)."""
     unit = translate_unit(source, include_dirs=args.include_dirs, line_directives=args.line_directives)
     main, headers = unit.files[0], unit.files[1:]
     if args.inplace:
         for translation in unit.files:
             write_inplace(Path(translation.path), translation, args.backup_suffix)
-        return list(unit.files)
+        return list(unit.files), []
     if args.output is None:
         sys.stdout.buffer.write(main.text)
-        return [main]
+        return [main], []
     source_dir = Path(main.path).parent
     output_dir = args.output.absolute().parent
     if args.output.resolve() == Path(main.path).resolve():
         raise UsageError(f"-o '{args.output}' is the source itself; use --inplace to rewrite it (with a backup)")
-    planned = [(args.output, main)]
+    planned = [(args.output, main)]  # (where, as the user will see it; what)
     for header in headers:
         original = Path(header.path)
         if not original.is_relative_to(source_dir):
@@ -187,10 +226,18 @@ def port_file(source: Path, args: argparse.Namespace) -> list[Translation]:
                 raise UsageError(f"writing the translated '{original.name}' beside '{args.output}' would overwrite "
                                  "the original header; choose an output file in another directory")
             continue
-        planned.append((destination, header))
+        planned.append((args.output.parent / original.relative_to(source_dir), header))
+    manifest = OutputManifest.load(output_dir)
+    if not args.force:
+        for destination, translation in planned:
+            refusal = manifest.refusal(destination, Path(translation.path))
+            if refusal is not None:
+                raise UsageError(f"{refusal}; move it away, or pass --force to overwrite it")
     for destination, translation in planned:
         write_atomically(destination, translation.text)
-    return list(unit.files)
+        manifest.record(destination, Path(translation.path), translation.text)
+    manifest.save()
+    return list(unit.files), [destination for destination, _ in planned]
 
 
 def iter_tree(root: Path) -> Iterator[Path]:

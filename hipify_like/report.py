@@ -1,22 +1,47 @@
-"""What a port did: a summary line, and JSON and HTML reports, from a list of translations."""
+"""What a port did: a summary line, and JSON and HTML reports, from a list of translations.
+
+The HTML report groups findings by ID (with counts and what each ID means) and by file (paths relative to
+the ported folder, each finding with its source line), so a large port reads from the top down.
+"""
 
 from __future__ import annotations
 
 import html
 import json
-from collections import Counter
+import os
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from .findings import Severity
+from .findings import RULES, Finding, Severity
 from .translate import Translation
 
 __all__ = ["PortReport"]
 
 
+_STYLE = (
+    "body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+    "text-align:left}code{white-space:pre}.error td{background:#fdd}.warning td{background:#ffd}"
+    "summary{cursor:pointer;margin:4px 0}"
+)
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _line(lines: Sequence[str], number: int) -> str:
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+
 @dataclass(frozen=True)
 class PortReport:
     translations: Sequence[Translation]
+    root: Path | None = None
+    """The folder paths are shown relative to (the ported folder, or a single source's folder)."""
+    suppressed: int = 0
+    """Findings silenced by ``--suppress`` or ``[tool.torchada]``."""
 
     @property
     def lines(self) -> int:
@@ -41,11 +66,18 @@ class PortReport:
         changed = sum(t.changed for t in self.translations)
         renamed = ", ".join(f"{library} {count}" for library, count in sorted(self.renamed.items())) or "none"
         severities = self.severities
+        silenced = f" ({self.suppressed} suppressed)" if self.suppressed else ""
         return (
             f"{len(self.translations)} files ({changed} changed), {self.lines} lines; "
             f"names translated: {renamed}; "
-            f"findings: {severities[Severity.ERROR]} errors, {severities[Severity.WARNING]} warnings"
+            f"findings: {severities[Severity.ERROR]} errors, {severities[Severity.WARNING]} warnings{silenced}"
         )
+
+    def relative(self, path: str) -> str:
+        if self.root is None:
+            return path
+        relative = os.path.relpath(path, self.root)
+        return path if relative.startswith("..") else relative
 
     def to_json(self) -> str:
         document = {
@@ -56,6 +88,7 @@ class PortReport:
                 "renamed": dict(sorted(self.renamed.items())),
                 "errors": self.severities[Severity.ERROR],
                 "warnings": self.severities[Severity.WARNING],
+                "suppressed": self.suppressed,
             },
             "files": [
                 {
@@ -70,25 +103,50 @@ class PortReport:
         }
         return json.dumps(document, indent=2) + "\n"
 
+    def _by_id(self) -> str:
+        findings: defaultdict[str, list[Finding]] = defaultdict(list)
+        for t in self.translations:
+            for f in t.findings:
+                findings[f.rule].append(f)
+        rows = "".join(
+            f"<tr class='{RULES[rule].severity.value}'><td>{rule}</td><td>{RULES[rule].severity.value}</td>"
+            f"<td>{_e(RULES[rule].summary)}</td><td>{len(found)}</td><td>{len({f.path for f in found})}</td></tr>"
+            for rule, found in sorted(findings.items(), key=lambda item: (-len(item[1]), item[0]))
+        )
+        return ("<h2>Findings by ID</h2><table><tr><th>id</th><th>severity</th><th>what</th><th>findings</th>"
+                f"<th>files</th></tr>{rows}</table>")
+
+    def _by_file(self) -> str:
+        sections = []
+        with_findings = sorted((t for t in self.translations if t.findings), key=lambda t: (-len(t.findings), t.path))
+        for t in with_findings:
+            source_lines = t.original.decode("utf-8", "replace").splitlines()
+            counts = Counter(f.rule for f in t.findings)
+            rows = "".join(
+                f"<tr class='{f.severity.value}'><td>{f.line}:{f.column}</td><td>{f.rule}</td>"
+                f"<td>{_e(f.message)}</td><td><code>{_e(_line(source_lines, f.line))}</code></td></tr>"
+                for f in sorted(t.findings, key=lambda f: (f.line, f.column))
+            )
+            ids = ", ".join(f"{rule} {count}" for rule, count in sorted(counts.items()))
+            sections.append(
+                f"<details><summary><b>{_e(self.relative(t.path))}</b>: {len(t.findings)} findings ({ids})</summary>"
+                "<table><tr><th>line:col</th><th>id</th><th>message</th><th>source line</th></tr>"
+                f"{rows}</table></details>"
+            )
+        return f"<h2>Findings by file</h2>{''.join(sections)}"
+
     def to_html(self) -> str:
         rows = "".join(
-            f"<tr><td>{html.escape(t.path)}</td><td>{'yes' if t.changed else ''}</td>"
+            f"<tr><td>{_e(self.relative(t.path))}</td><td>{'yes' if t.changed else ''}</td>"
             f"<td>{sum(t.renamed.values())}</td><td>{len(t.findings)}</td></tr>"
             for t in self.translations
         )
-        findings = "".join(
-            f"<tr class='{f.severity.value}'><td>{html.escape(f.path)}:{f.line}:{f.column}</td>"
-            f"<td>{f.severity.value}</td><td>{f.rule}</td><td>{html.escape(f.message)}</td></tr>"
-            for t in self.translations
-            for f in t.findings
-        )
+        where = f"<p>Paths are relative to {_e(self.root)}.</p>" if self.root is not None else ""
         return (
-            "<!DOCTYPE html><html><head><meta charset='utf-8'><title>torchada-port report</title><style>"
-            "body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
-            ".error td{background:#fdd}.warning td{background:#ffd}</style></head><body>"
-            f"<h1>torchada-port report</h1><p>{html.escape(self.summary())}</p>"
-            "<h2>Findings</h2><table><tr><th>where</th><th>severity</th><th>id</th><th>message</th></tr>"
-            f"{findings}</table>"
+            "<!DOCTYPE html><html><head><meta charset='utf-8'><title>torchada-port report</title>"
+            f"<style>{_STYLE}</style></head><body>"
+            f"<h1>torchada-port report</h1><p>{_e(self.summary())}</p>{where}"
+            f"{self._by_id()}{self._by_file()}"
             "<h2>Files</h2><table><tr><th>file</th><th>changed</th><th>names translated</th><th>findings</th></tr>"
             f"{rows}</table></body></html>\n"
         )

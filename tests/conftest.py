@@ -25,6 +25,15 @@ def nvcc() -> str:
 
 
 @pytest.fixture(scope="session")
+def ccache() -> str:
+    """ccache, which the README's commands do not install (a system package; ``.ci/run`` installs it)."""
+    path = shutil.which("ccache")
+    if path is None:
+        pytest.skip("ccache is not on PATH (apt-get install ccache)")
+    return path
+
+
+@pytest.fixture(scope="session")
 def cuda_torch_include() -> Path:
     """``torch/include`` of the CUDA build of torch, unpacked once from its wheel (not installed).
 

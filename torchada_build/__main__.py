@@ -1,9 +1,10 @@
-"""``python -m torchada_build``: print the CMake folder, or run a build script with the cpp_extension hook.
+"""``python -m torchada_build``: print the CMake folder, run a build script with the cpp_extension hook, or check.
 
     python -m torchada_build --cmake-dir              # for -DTorchada_DIR=... / CMAKE_PREFIX_PATH
     python -m torchada_build --toolchain              # for -DCMAKE_TOOLCHAIN_FILE=...
     python -m torchada_build --cuda-home              # for CUDA_HOME=... (bin/nvcc is torchada-nvcc)
     python -m torchada_build setup.py build_ext       # an unchanged setup.py, built for MUSA
+    python -m torchada_build doctor                   # what this machine has, and what to install
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ from pathlib import Path
 
 from .commands import get_cmake_dir, get_toolchain_file
 from .errors import TorchadaError
+from .helpformat import ToolParser
 from .platform import detect_backend, get_toolkit_root
 
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser() -> ToolParser:
+    parser = ToolParser(
         prog="python -m torchada_build",
-        description="Build CUDA extensions and CMake projects for MUSA with torchada-nvcc.",
+        purpose="build unchanged CUDA extensions and CMake projects for Moore Threads GPUs (MUSA)",
+        docs="README.md and docs/build.md (torchada's source tree)",
+        usage="%(prog)s [-h] [--cmake-dir | --toolchain | --cuda-home] [doctor | script [args ...]]",
+        epilog="'doctor' says what this machine has for these builds, and what to install.",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--cmake-dir", action="store_true", help="print the folder of TorchadaConfig.cmake")
@@ -32,13 +37,17 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--cuda-home", action="store_true", help="print the CUDA root to build with (the toolkit mimic, on MUSA)"
     )
-    parser.add_argument("script", nargs="?", help="a build script (setup.py) to run with the cpp_extension hook")
+    parser.add_argument("script", nargs="?",
+                        help="a build script (setup.py) to run with the cpp_extension hook, or 'doctor'")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     return parser
 
 
 def run_script(script: str, args: Sequence[str]) -> None:
     """Run ``script`` as ``python script args`` would, with :func:`~.cpp_extension.install` done first."""
+    if not Path(script).is_file():
+        msg = f"cannot run '{script}': no such file (give a build script such as setup.py, or 'doctor')"
+        raise TorchadaError(msg)
     from .cpp_extension import install
 
     install()
@@ -58,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if options.cuda_home:
                 print(get_toolkit_root(detect_backend().backend))
+            elif options.script == "doctor" and not options.args:
+                from .doctor import main as doctor
+
+                return doctor()
             elif options.script:
                 run_script(options.script, options.args)
             else:

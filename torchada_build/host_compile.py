@@ -248,12 +248,20 @@ def prefix(backend: Backend) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="torchada-host-compile", description=__doc__.split("\n")[0])
+    from .helpformat import ToolParser
+
+    parser = ToolParser(
+        prog="torchada-host-compile",
+        purpose="compile a CUDA project's host C/C++ file for MUSA: translate it and its project headers, "
+        "then run the compiler command on the copies",
+        docs="README.md and docs/build.md (torchada's source tree)",
+        usage="%(prog)s [--backend {mcc,nvcc,loopback}] [--print] -- COMPILER ARGS...",
+    )
     parser.add_argument(
         "--backend", choices=[b.value for b in Backend], help="default: the one torchada-nvcc would use here"
     )
     parser.add_argument("--print", action="store_true", help="print the command instead of running it")
-    parser.add_argument("command", nargs=argparse.REMAINDER)
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the compiler command, after --")
     options = parser.parse_args(argv)
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
     if not command:

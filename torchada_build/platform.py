@@ -20,10 +20,9 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from .compilers.backends import Backend, requested_backend, select_backend
+from .compilers.backends import Backend, BackendChoice, choose_backend, requested_backend
 from .compilers.installations import find_musa
 from .errors import BuildConfigurationError
 
@@ -36,13 +35,6 @@ __all__ = [
     "require_musa_home",
     "require_torch_musa",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class BackendChoice:
-    backend: Backend
-    reason: str
-    """Why this backend: one phrase for error messages."""
 
 
 def find_torch_musa() -> Path | None:
@@ -59,18 +51,9 @@ def find_torch_musa() -> Path | None:
 def detect_backend(environ: Mapping[str, str] | None = None) -> BackendChoice:
     """``TORCHADA_BACKEND`` if set, else ``mcc`` where torch_musa is installed, else the driver's choice."""
     environ = os.environ if environ is None else environ
-    requested = requested_backend([], environ)
-    if requested is not None:
-        return BackendChoice(requested, f"TORCHADA_BACKEND={requested.value}")
-    if find_torch_musa() is not None:
+    if requested_backend([], environ) is None and find_torch_musa() is not None:
         return BackendChoice(Backend.MCC, "torch_musa is installed")
-    backend = select_backend([], environ)
-    musa = find_musa(environ)
-    if musa.is_valid:
-        return BackendChoice(backend, f"a MUSA SDK is at '{musa.home}'")
-    if backend is Backend.NVCC:
-        return BackendChoice(backend, "no MUSA SDK was found and NVIDIA's nvcc was")
-    return BackendChoice(backend, "neither a MUSA SDK nor NVIDIA's nvcc was found")
+    return choose_backend([], environ)
 
 
 def require_musa_home(choice: BackendChoice, environ: Mapping[str, str] | None = None) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shlex
 import sys
 import zipfile
@@ -21,6 +22,7 @@ from musa_standin import MusaStandIn, read_mcc_calls
 from test_setuptools import nvidia_wheel_libs
 
 from torchada_build.commands import get_cmake_dir, get_toolchain_file
+from torchada_build.compilers.toolchain_loopback import wheel_libraries
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 
@@ -33,7 +35,8 @@ def cmake_build(source: Path, build: Path, env: dict[str, str], *args: str) -> B
     configure = run(["cmake", "-S", source, "-B", build, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", *args], source, env)
     if configure.returncode != 0:
         return configure
-    return run(["cmake", "--build", build], source, env)
+    built = run(["cmake", "--build", build], source, env)
+    return Built(built.directory, built.returncode, configure.output + built.output)
 
 
 def mcc_dryrun_lines(command: str, directory: str, env: dict[str, str]) -> list[list[str]]:
@@ -61,9 +64,12 @@ def test_loopback_cmake_toolchain_builds_and_links_cublas(cmake_loopback, loopba
     built.check()
     (compiler_file,) = (source / "build" / "CMakeFiles").glob("*/CMakeCUDACompiler.cmake")
     assert compiler_file.read_text().startswith(f'set(CMAKE_CUDA_COMPILER "{Path(sys.executable).parent}/torchada-nvcc")')
-    needed = run(["readelf", "-d", source / "build" / "gemm"], source, loopback_env).output
-    assert "libcublas.so" in needed
-    ran = run([source / "build" / "gemm"], source, with_wheel_libs(loopback_env))
+    assert "Unable to find" not in built.output, built.output  # cublas_v2.h is in the toolkit mimic's include/
+    dynamic = run(["readelf", "-d", source / "build" / "gemm"], source, loopback_env).output
+    assert "[libcublas.so.13]" in dynamic
+    (runpath,) = re.findall(r"\(RUNPATH\).*\[(.*)\]", dynamic)
+    assert str(wheel_libraries()["cublas"].parent) in runpath.split(":"), dynamic
+    ran = run([source / "build" / "gemm"], source, loopback_env)  # no LD_LIBRARY_PATH: the RUNPATH finds cuBLAS
     assert ran.output.startswith("gemm: "), ran.output  # no GPU here: a clean CUDA error, not a loader error
 
 
@@ -113,9 +119,15 @@ def test_musa_dry_run_cmake_commands(cmake_loopback, musa_env, musa_standin: Mus
 
 @pytest.fixture(scope="session")
 def cmake_host_cpp(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]) -> tuple[Path, Built]:
-    source = copy_sample("cmake_host_cpp", tmp_path_factory.mktemp("cmake-host"))
+    """The sample built with a project's own C++ compiler launcher (as ccache would be): one that logs each
+    command it runs, so a test sees that it stays in front of the real compiler."""
+    scratch = tmp_path_factory.mktemp("cmake-host")
+    launcher = scratch / "launcher"
+    launcher.write_text(f'#!/bin/sh\necho "$@" >> {scratch / "launched.log"}\nexec "$@"\n')
+    launcher.chmod(0o755)
+    source = copy_sample("cmake_host_cpp", scratch)
     return source, cmake_build(source, source / "build", loopback_env, "-G", "Ninja",
-                               f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+                               f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}", f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
 
 
 def host_command(build: Path, env: dict[str, str]) -> list[str]:
@@ -128,7 +140,10 @@ def test_loopback_cmake_translates_cxx_sources(cmake_host_cpp, loopback_env) -> 
     source, built = cmake_host_cpp
     built.check()
     words = host_command(source / "build", loopback_env)
-    assert Path(words[0]).name == "torchada-host-compile" and words[1:3] == ["--", "ccache"], words
+    launcher = source.parent / "launcher"
+    assert Path(words[0]).name == "torchada-host-compile" and words[1:3] == ["--", str(launcher)], words
+    launched = (source.parent / "launched.log").read_text().splitlines()
+    assert any("/units/" in line and "main.cpp.o" in line for line in launched), launched
     (compiler_file,) = (source / "build" / "CMakeFiles").glob("*/CMakeCXXCompiler.cmake")
     assert "torchada" not in compiler_file.read_text(), "CMake's compiler checks went through the launcher"
     copies = [p for p in Path(loopback_env["TORCHADA_CACHE_DIR"]).rglob("main.cpp") if str(source) in str(p)]

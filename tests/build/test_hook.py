@@ -66,7 +66,7 @@ def test_unknown_backend_is_one_line(no_musa: None) -> None:
 
 def test_cuda_machine_passes_through(no_musa: None, nvcc: str) -> None:
     choice = detect_backend({"PATH": str(Path(nvcc).parent)})
-    assert choice == BackendChoice(Backend.NVCC, "no MUSA SDK was found and NVIDIA's nvcc was")
+    assert choice == BackendChoice(Backend.NVCC, f"no MUSA SDK was found, and NVIDIA's nvcc is at '{nvcc}'")
 
 
 def test_musa_machine_recognised_by_torch_musa(no_musa: None, on_musa: MusaStandIn, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -95,10 +95,12 @@ def test_host_compile_module_reports_and_runs(project: Path, loopback_env: dict[
     assert f"{project / 'k.cpp'}:8:" in result.output and "missing_name" in result.output, result.output
 
 
-def test_dependency_file_names_the_originals_behind_ccache(project: Path, loopback_env: dict[str, str]) -> None:
+def test_dependency_file_names_the_originals_behind_ccache(
+    project: Path, loopback_env: dict[str, str], ccache: str
+) -> None:
     """Under ``CCACHE_BASEDIR`` ccache writes the translated copies' paths relative; they still map back."""
     assert Path(loopback_env["CCACHE_BASEDIR"]) in project.parents
-    command = [sys.executable, "-m", "torchada_build.host_compile", "--backend=loopback", "--", "ccache", "c++",
+    command = [sys.executable, "-m", "torchada_build.host_compile", "--backend=loopback", "--", ccache, "c++",
                "-MMD", "-MF", "k.o.d", "-Iinc", "-c", "k.cpp", "-o", "k.o"]  # fmt: skip
     run(command, project, loopback_env).check()
     dependencies = (project / "k.o.d").read_text().split()

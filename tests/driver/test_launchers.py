@@ -32,9 +32,7 @@ def _compile_twice(root: Path, env: dict[str, str]) -> None:
         assert (root / "k.o").is_file()
 
 
-def test_ccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
-    if shutil.which("ccache") is None:
-        pytest.skip("ccache is not installed (apt-get install ccache)")
+def test_ccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc: str, ccache: str) -> None:  # noqa: ARG001
     env = cli_env(cache_dir, "loopback", TORCHADA_COMPILER_LAUNCHER="ccache", CCACHE_DIR=str(tmp_path / "ccache"))
     _compile_twice(_project(tmp_path / "p"), env)
     stats = subprocess.run(["ccache", "--print-stats"], env=env, capture_output=True, text=True, check=True).stdout

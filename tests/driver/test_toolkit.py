@@ -67,7 +67,10 @@ def test_loopback_mimic_points_at_the_real_toolkit(cache_dir: Path, nvcc: str) -
     home = get_cuda_home("loopback", env)
     real = find_cuda(env)
     assert real is not None
-    assert (home / "include").resolve() == real.include_dir.resolve()
+    include = home / "include"
+    assert (include / "cuda_runtime.h").resolve() == (real.include_dir / "cuda_runtime.h").resolve()
+    cublas_v2 = (include / "cublas_v2.h").resolve()  # FindCUDAToolkit looks for it beside cuda_runtime.h
+    assert cublas_v2.is_file() and "nvidia" in cublas_v2.parts, "the cuBLAS wheel's header"
     assert f"INPUT({real.lib_dir}/libcudart_static.a)" in (home / "lib64" / "libcudart_static.a").read_text()
     assert "libcublas.so.13)" in (home / "lib64" / "libcublas.so").read_text()  # the wheel has no libcublas.so
 

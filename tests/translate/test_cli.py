@@ -34,7 +34,45 @@ def test_one_file_and_its_project_header(project: Path, tmp_path: Path) -> None:
     assert (tmp_path / "out" / "kernel.cu").read_text() == '#include "common.cuh"\nmusaStream_t s; // cudaStream_t\n'
     assert (tmp_path / "out" / "common.cuh").read_text() == "#pragma once\n#include <musa_runtime.h>\n"
     assert (project / "kernel.cu").read_text().startswith('#include "common.cuh"\ncudaStream_t')
+    out = tmp_path / "out"
+    assert result.stderr.splitlines()[:2] == [f"torchada-port: wrote {out / 'kernel.cu'}",
+                                              f"torchada-port: wrote {out / 'common.cuh'}"]
     assert "2 files (2 changed)" in result.stderr
+
+
+def test_o_never_overwrites_a_file_it_did_not_write(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "common.cuh").write_text("// someone else's header\n")
+    refused = port(project / "kernel.cu", "-o", out / "kernel.cu")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (f"torchada-port: error: '{out / 'common.cuh'}' exists and is not an earlier "
+                                      f"output of '{project / 'common.cuh'}'; move it away, or pass --force to overwrite it")
+    assert sorted(p.name for p in out.iterdir()) == ["common.cuh"], "nothing was written"
+    assert (out / "common.cuh").read_text() == "// someone else's header\n"
+
+    forced = port(project / "kernel.cu", "-o", out / "kernel.cu", "--force", "-q")
+    assert forced.returncode == 0 and forced.stderr == ""
+    assert (out / "common.cuh").read_text() == "#pragma once\n#include <musa_runtime.h>\n"
+
+
+def test_o_replaces_its_own_outputs_but_not_edited_ones(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert port(project / "kernel.cu", "-o", out / "kernel.cu").returncode == 0
+    (project / "kernel.cu").write_text('#include "common.cuh"\ncudaEvent_t e;\n')
+    again = port(project / "kernel.cu", "-o", out / "kernel.cu", "-q")
+    assert again.returncode == 0, again.stderr
+    assert (out / "kernel.cu").read_text() == '#include "common.cuh"\nmusaEvent_t e;\n'
+
+    (out / "common.cuh").write_text((out / "common.cuh").read_text() + "// a local fix\n")
+    refused = port(project / "kernel.cu", "-o", out / "kernel.cu", "-q")
+    assert refused.returncode == 2
+    assert f"'{out / 'common.cuh'}' was changed since torchada-port wrote it" in refused.stderr
+    assert (out / "common.cuh").read_text().endswith("// a local fix\n")
+
+    other = tmp_path / "other.cu"
+    other.write_text("cudaStream_t s;\n")
+    assert port(other, "-o", out / "kernel.cu", "-q").returncode == 2, "an output of another source is not replaced"
 
 
 def test_one_file_to_standard_output(project: Path) -> None:
@@ -52,9 +90,69 @@ def test_a_tree_is_mirrored_and_other_files_are_copied(project: Path, tmp_path: 
     assert report["summary"]["files"] == 2 and report["summary"]["renamed"]["runtime"] == 2
 
 
-def test_html_report(project: Path, tmp_path: Path) -> None:
-    result = port(project, "--out-root", tmp_path / "o", "--report", tmp_path / "r.html", "-q")
-    assert result.returncode == 0 and "<h1>torchada-port report</h1>" in (tmp_path / "r.html").read_text()
+@pytest.fixture
+def findings_tree(tmp_path: Path) -> Path:
+    """Two files with findings: TA1101 (an error) once, TA1004 three times, about two names."""
+    root = tmp_path / "proj"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.cu").write_text('__global__ void k() {\n  asm volatile("bar.sync 0;");\n  cudaFooBar();\n}\n')
+    (root / "sub" / "b.cu").write_text("void f() {\n  cudaFooBar();\n  cudaBazQux();\n}\n")
+    return root
+
+
+def test_html_report_groups_by_id_and_by_file(findings_tree: Path, tmp_path: Path) -> None:
+    result = port(findings_tree, "--out-root", tmp_path / "o", "--report", tmp_path / "r.html", "-q")
+    assert result.returncode == 1
+    page = (tmp_path / "r.html").read_text()
+    assert "<h1>torchada-port report</h1>" in page and str(findings_tree / "a.cu") not in page, "relative paths"
+    by_id = page[page.index("<h2>Findings by ID</h2>") : page.index("<h2>Findings by file</h2>")]
+    assert "<td>TA1004</td><td>warning</td><td>a CUDA-style name that the mapping database does not know</td>" \
+           "<td>3</td><td>2</td>" in by_id
+    assert "<td>TA1101</td><td>error</td>" in by_id and by_id.index("TA1004") < by_id.index("TA1101"), "most first"
+    by_file = page[page.index("<h2>Findings by file</h2>") : page.index("<h2>Files</h2>")]
+    assert "<summary><b>a.cu</b>: 2 findings (TA1004 1, TA1101 1)</summary>" in by_file
+    assert "<summary><b>sub/b.cu</b>: 2 findings (TA1004 2)</summary>" in by_file
+    assert "<td>2:3</td><td>TA1101</td>" in by_file and "<code>asm volatile(&quot;bar.sync 0;&quot;);</code>" in by_file
+    assert "<td>3:3</td><td>TA1004</td>" in by_file and "<code>cudaBazQux();</code>" in by_file
+
+
+def test_suppress_by_id_and_by_name(findings_tree: Path, tmp_path: Path) -> None:
+    result = port(findings_tree, "--out-root", tmp_path / "o", "--suppress", "TA1101", "--suppress", "cudaFooBar")
+    assert result.returncode == 0, "the only error is suppressed"
+    shown = [line for line in result.stderr.splitlines() if "[TA" in line]
+    assert len(shown) == 1 and "'cudaBazQux'" in shown[0]
+    assert result.stderr.splitlines()[-1].endswith("findings: 0 errors, 1 warnings (3 suppressed)")
+
+
+def test_pyproject_suppresses_for_the_project(findings_tree: Path, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.torchada]\nsuppress = ["TA1004"]\n')
+    result = port(findings_tree / "sub" / "b.cu", "-q", cwd=findings_tree / "sub")  # found upward from the source
+    assert result.returncode == 0 and result.stderr == ""
+    result = port(findings_tree / "a.cu", "--suppress", "TA1101", "-q")
+    assert result.returncode == 0 and result.stderr == "", "the command line adds to the file"
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "message"),
+    [
+        ('[tool.torchada]\nsupress = ["TA1004"]\n', "unknown key 'supress' in [tool.torchada] (known: suppress)"),
+        ('[tool.torchada]\nsuppress = "TA1004"\n', "[tool.torchada] suppress must be a list of strings"),
+        ('[tool.torchada]\nsuppress = ["TA9999"]\n', "unknown finding ID 'TA9999'"),
+        ("[tool.torchada\n", "cannot read"),
+    ],
+)
+def test_bad_config_is_one_line(findings_tree: Path, tmp_path: Path, pyproject: str, message: str) -> None:
+    (findings_tree / "pyproject.toml").write_text(pyproject)
+    result = port(findings_tree, "--out-root", tmp_path / "o")
+    assert result.returncode == 2 and not (tmp_path / "o").exists()
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("torchada-port: error: ") and message in line, line
+
+
+def test_suppress_of_an_unknown_id_is_a_usage_error(findings_tree: Path) -> None:
+    result = port(findings_tree / "a.cu", "--suppress", "TA0000")
+    assert result.returncode == 2
+    assert result.stderr.startswith("torchada-port: error: --suppress: unknown finding ID 'TA0000' (known: TA1001, ")
 
 
 def test_inplace_backs_up_once(project: Path) -> None:
@@ -104,13 +202,37 @@ def test_unknown_option_is_a_usage_error() -> None:
     assert port("--bogus").returncode == 2
 
 
+def test_list_mappings_name_filters_the_rows() -> None:
+    result = port("--list-mappings", "cudaMalloc")
+    assert result.returncode == 0
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert ["cudaMalloc", "musaMalloc"] in [row[:2] for row in rows]
+    assert all("cudaMalloc" in row[0] or "cudaMalloc" in row[1] for row in rows)
+    assert 1 < len(rows) < 50, "cudaMalloc, cudaMallocAsync, cudaMallocHost... only"
+    by_musa = json.loads(port("--list-mappings", "musaMallocHost", "--json").stdout)
+    assert [row["cuda"] for row in by_musa] == ["cudaMallocHost"]
+    missing = port("--list-mappings", "noSuchName")
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert missing.stderr == "torchada-port: error: no CUDA or MUSA name in the mapping database contains 'noSuchName'\n"
+
+
+def test_json_without_list_mappings_is_a_usage_error(project: Path) -> None:
+    result = port(project / "kernel.cu", "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("torchada-port: error: --json goes with --list-mappings "
+                             "(for findings as JSON: --findings-format json)\n")
+
+
 def test_list_mappings_json_is_the_database() -> None:
     result = port("--list-mappings", "--json")
     assert result.returncode == 0
     rows = json.loads(result.stdout)
     by_name = {row["cuda"]: row for row in rows}
     assert by_name["cudaMalloc"]["musa"] == "musaMalloc"
-    assert by_name["cudaMalloc"]["evidence"].startswith("inventory: ")
+    inventory = "hipify_like/data/inventory/musa_api_inventory.tsv"
+    assert (SAMPLE.parents[1] / inventory).is_file()
+    assert by_name["cudaMalloc"]["evidence"].startswith(f"{inventory}: ")
+    assert by_name["ncclCommSplit"]["evidence"] == f"absent from {inventory}"
     assert set(rows[0]) == {"cuda", "musa", "kind", "library", "status", "evidence", "note"}
 
 

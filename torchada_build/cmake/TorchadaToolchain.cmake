@@ -9,7 +9,9 @@
 # C and C++ sources call the CUDA API too (<cuda_runtime.h>, cudaMalloc): torchada-host-compile, from
 # the same place, goes in front of their compiler (before a launcher such as ccache given with
 # -DCMAKE_CXX_COMPILER_LAUNCHER) and compiles a translated copy.
-# On an NVIDIA machine both pass everything to the real compilers, untouched.
+# On an NVIDIA machine both pass everything to the real compilers, untouched. In loopback (verification),
+# CUDA::cublas and the other libraries of NVIDIA's pip wheels are the wheels' own files, so the binaries
+# get a RUNPATH to them (`torchada-nvcc --torchada-info=cmake` says which).
 include_guard(GLOBAL)
 
 # Try-compile projects re-read this file: hand them the driver found by the top-level configure.
@@ -46,6 +48,16 @@ endif()
 # directories as the compiler's own.
 get_property(_torchada_in_try_compile GLOBAL PROPERTY IN_TRY_COMPILE)
 if(NOT _torchada_in_try_compile)
+  execute_process(COMMAND "${TORCHADA_NVCC}" --torchada-info=cmake RESULT_VARIABLE _torchada_status
+                  OUTPUT_VARIABLE _torchada_cmake ERROR_VARIABLE _torchada_error)
+  if(NOT _torchada_status EQUAL 0)
+    string(STRIP "${_torchada_error}" _torchada_error)
+    message(FATAL_ERROR "torchada: ${TORCHADA_NVCC} --torchada-info=cmake failed: ${_torchada_error}")
+  endif()
+  cmake_language(EVAL CODE "${_torchada_cmake}")
+  unset(_torchada_status)
+  unset(_torchada_cmake)
+  unset(_torchada_error)
   foreach(_torchada_language C CXX)
     if(NOT DEFINED CMAKE_${_torchada_language}_COMPILER_LAUNCHER
        AND DEFINED ENV{CMAKE_${_torchada_language}_COMPILER_LAUNCHER})
