@@ -153,8 +153,9 @@ def generator_factory(original: type, vendor: Vendor) -> type:
 
 
 def device_class(original: type, vendor: Vendor) -> type:
-    """``torch.Stream``/``torch.Event``: a subclass whose ``device`` argument is translated; an
-    instance of the real class (as C++ returns them) is an instance of it."""
+    """``torch.Stream``/``torch.Event``: a subclass whose ``device`` argument is translated. Calling
+    it builds the real class (C++ methods such as ``elapsed_time`` accept no subclass), whose
+    instances are instances of it; a user's subclass of it gets instances of its own."""
 
     class Meta(type(original)):  # type: ignore[misc]
         def __instancecheck__(cls, instance: Any) -> bool:
@@ -170,6 +171,8 @@ def device_class(original: type, vendor: Vendor) -> type:
     def __new__(cls: type, device: Any = None, *args: Any, **kwargs: Any) -> Any:
         if device is not None:
             device = translate(device)
+        if cls is replacement:  # the real class: C++ methods accept only exactly that type
+            return original(device, *args, **kwargs)
         return original.__new__(cls, device, *args, **kwargs)
 
     replacement = Meta(original.__name__, (original,), {

@@ -109,8 +109,12 @@ def test_streams_events_and_new_tensors_take_cuda(vendor):
     stream = torch.Stream(device="cuda:1")
     assert stream.device == torch.device(f"{vendor.device}:1")
     assert isinstance(torch.cuda.current_stream(), torch.Stream)
-    event = torch.Event(device="cuda")
+    event, end = torch.Event(device="cuda", enable_timing=True), torch.Event(enable_timing=True)
     assert event.device.type == vendor.device and isinstance(event, torch.Event)
+    event.record(stream)
+    end.record(stream)
+    end.synchronize()
+    assert event.elapsed_time(end) >= 0  # C++ takes only torch's own Event type
 
     class Tagged(torch.Stream):
         pass
