@@ -41,6 +41,7 @@ from .platform import (
 
 __all__ = [
     "CUDA_HOME",
+    "__version__",
     "Platform",
     "TorchadaWarning",
     "cublas_to_mublas_name",
@@ -58,8 +59,20 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name == "CUDA_HOME":  # computed on first use: it may import torch.utils.cpp_extension
         return get_cuda_home()
+    if name == "__version__":  # read on first use: importlib.metadata costs milliseconds
+        return _version()
     msg = f"module 'torchada' has no attribute {name!r}"
     raise AttributeError(msg)
+
+
+def _version() -> str:
+    """The installed distribution's version; ``0+unknown`` when run from a tree never installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("torchada")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 def _activate() -> None:

@@ -24,13 +24,34 @@ class _TorchWithCuda(ModuleType):
         return getattr(self.__dict__["_torchada_torch"], name)
 
 
+class _CudaWithoutRuntime(ModuleType):
+    """PyTorch's ``torch.cuda`` on a torch built without CUDA, whose device queries raise the
+    AssertionError of PyTorch's own lazy init even where a vendor has replaced ``_lazy_init``."""
+
+    def __init__(self, cuda: ModuleType) -> None:
+        super().__init__(cuda.__name__, cuda.__doc__)
+        self.__dict__.update(_torchada_cuda=cuda, current_device=_not_compiled,
+                             get_device_properties=_not_compiled)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_torchada_cuda"], name)
+
+
+def _not_compiled(*args: Any, **kwargs: Any) -> Any:
+    msg = "Torch not compiled with CUDA enabled"
+    raise AssertionError(msg)
+
+
 def torch_with_cuda(original: ModuleType, vendor: Vendor) -> ModuleType:
     """For a module's ``torch`` global: Inductor's cache key asks ``torch.cuda`` for the device's
     properties and, with no CUDA or ROCm version, reads ROCm's ``gcnArchName``; with PyTorch's
     torch.cuda it gets the "no CUDA" answer it handles."""
     from .apply import original_module
 
-    return _TorchWithCuda(original, original_module(sys.modules["torch.cuda"]))
+    cuda = original_module(sys.modules["torch.cuda"])
+    if not hasattr(original._C, "_cuda_getDeviceCount"):  # a torch built without CUDA
+        cuda = _CudaWithoutRuntime(cuda)
+    return _TorchWithCuda(original, cuda)
 
 
 def flex_validate_device(original: Callable[..., None], vendor: Vendor) -> Callable[..., None]:

@@ -2,7 +2,9 @@
 
 A CUDA library (``libcudart``, ``libcuda``, ``libnccl``, ``libcublas``, ``libcublasLt``,
 ``libcurand``) is replaced by its vendor counterpart from the mapping database (``libmusart`` ...),
-and in it, or in a vendor library opened by name, ``lib.cudaMalloc`` finds ``musaMalloc``.
+and in it, or in a vendor library opened by name, ``lib.cudaMalloc`` finds ``musaMalloc``: the
+mapped name first, then the mechanical prefix rename (``cublasCreate_v2`` is ``mublasCreate``,
+else ``mublasCreate_v2``); the name found is remembered per library.
 """
 
 from __future__ import annotations
@@ -17,19 +19,31 @@ from .vendors import MISSING, Vendor
 
 __all__ = ["cdll", "library_loader"]
 
-# Which converter answers for the symbols of each CUDA library.
-_CONVERTERS: dict[str, Callable[[str], str]] = {
-    "cudart": names.cuda_to_musa_name,
-    "cuda": names.cuda_to_musa_name,
-    "nccl": names.nccl_to_mccl_name,
-    "cublas": names.cublas_to_mublas_name,
-    "cublasLt": names.cublas_to_mublas_name,
-    "curand": names.curand_to_murand_name,
+Converter = Callable[[str], tuple[str, ...]]
+
+
+def _candidates(convert: Callable[[str], str], family: str) -> Converter:
+    def candidates(name: str) -> tuple[str, ...]:
+        mapped = convert(name)
+        mechanical = names.prefix_renamed(name, family)
+        return (mapped,) if mechanical == mapped else (mapped, mechanical)
+
+    return candidates
+
+
+# Which names to look up, in order, for the symbols of each CUDA library.
+_CONVERTERS: dict[str, Converter] = {
+    "cudart": _candidates(names.cuda_to_musa_name, "runtime"),
+    "cuda": _candidates(names.cuda_to_musa_name, "runtime"),
+    "nccl": _candidates(names.nccl_to_mccl_name, "nccl"),
+    "cublas": _candidates(names.cublas_to_mublas_name, "cublas"),
+    "cublasLt": _candidates(names.cublas_to_mublas_name, "cublas"),
+    "curand": _candidates(names.curand_to_murand_name, "curand"),
 }
 _LIBRARY = re.compile(r"lib(?P<stem>[A-Za-z]+)(?P<suffix>\.so(?:\.[0-9]+)*)?")
 
 
-def _resolve(name: Any) -> tuple[Any, Callable[[str], str] | None]:
+def _resolve(name: Any) -> tuple[Any, Converter | None]:
     """The library to open instead of ``name``, and the converter for its symbols."""
     if not isinstance(name, (str, os.PathLike)):
         return name, None
@@ -58,16 +72,30 @@ def cdll(original: type, vendor: Vendor) -> type:
 
     class CDLL(original):  # type: ignore[misc, valid-type]
         __doc__ = original.__doc__
-        _torchada_convert: Callable[[str], str] | None = None
+        _torchada_convert: Converter | None = None
 
         def __init__(self, name: Any, *args: Any, **kwargs: Any) -> None:
             name, self._torchada_convert = _resolve(name)
+            self._torchada_found: dict[str, str] = {}
             super().__init__(name, *args, **kwargs)
 
         def __getitem__(self, name_or_ordinal: Any) -> Any:
-            if self._torchada_convert is not None and isinstance(name_or_ordinal, str):
-                name_or_ordinal = self._torchada_convert(name_or_ordinal)
-            return super().__getitem__(name_or_ordinal)
+            if self._torchada_convert is None or not isinstance(name_or_ordinal, str):
+                return super().__getitem__(name_or_ordinal)
+            found = self._torchada_found.get(name_or_ordinal)
+            if found is not None:
+                return super().__getitem__(found)
+            candidates = self._torchada_convert(name_or_ordinal)
+            for candidate in candidates[:-1]:
+                try:
+                    function = super().__getitem__(candidate)
+                except AttributeError:
+                    continue
+                self._torchada_found[name_or_ordinal] = candidate
+                return function
+            function = super().__getitem__(candidates[-1])
+            self._torchada_found[name_or_ordinal] = candidates[-1]
+            return function
 
     CDLL.__qualname__ = CDLL.__name__ = "CDLL"
     CDLL.__module__ = "ctypes"

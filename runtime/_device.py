@@ -1,8 +1,9 @@
 """Device arguments: ``"cuda"``, ``"cuda:N"`` and CUDA ``torch.device`` objects become the vendor's.
 
 ``torch.device`` and ``torch.Generator`` are replaced by factories that build the real objects
-(``isinstance`` and pickling keep working); methods and functions that take a device get a
-wrapper that translates their device arguments, with a per-string cache.
+(``isinstance`` and pickling keep working); ``torch.Stream`` and ``torch.Event`` by subclasses
+that translate their device (they may be subclassed in turn); methods and functions that take a
+device get a wrapper that translates their device arguments, with a per-string cache.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .vendors import Vendor
 
 __all__ = [
     "device_args",
+    "device_class",
     "device_factory",
     "generator_factory",
     "set_vendor",
@@ -148,6 +150,35 @@ def device_factory(original: type, vendor: Vendor) -> type:
 
 def generator_factory(original: type, vendor: Vendor) -> type:
     return _factory(_GeneratorType, original, "Generator")
+
+
+def device_class(original: type, vendor: Vendor) -> type:
+    """``torch.Stream``/``torch.Event``: a subclass whose ``device`` argument is translated. Calling
+    it builds the real class (C++ methods such as ``elapsed_time`` accept no subclass), whose
+    instances are instances of it; a user's subclass of it gets instances of its own."""
+
+    class Meta(type(original)):  # type: ignore[misc]
+        def __instancecheck__(cls, instance: Any) -> bool:
+            if cls is replacement:
+                return isinstance(instance, original)
+            return super().__instancecheck__(instance)
+
+        def __subclasscheck__(cls, subclass: type) -> bool:
+            if cls is replacement:
+                return issubclass(subclass, original)
+            return super().__subclasscheck__(subclass)
+
+    def __new__(cls: type, device: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if device is not None:
+            device = translate(device)
+        if cls is replacement:  # the real class: C++ methods accept only exactly that type
+            return original(device, *args, **kwargs)
+        return original.__new__(cls, device, *args, **kwargs)
+
+    replacement = Meta(original.__name__, (original,), {
+        "__new__": __new__, "__doc__": original.__doc__, "__module__": "torch",
+        "__qualname__": original.__qualname__})
+    return replacement
 
 
 def tensor_to(original: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:

@@ -1,4 +1,5 @@
-"""``torch.cuda.graph(cuda_graph=g)``: the vendor's ``graph`` context takes ``musa_graph``.
+"""``torch.cuda.graph(cuda_graph=g)``: the vendor's ``graph`` context takes ``musa_graph``; as in
+torch, the graph is required.
 
 With ``TORCHADA_CUDA_GRAPH_DEBUG_DUMP_PATH`` set, each capture through it is dumped: the folder is
 created, debug mode is enabled before capture, and ``graph_<ns>.dot`` is written after it.
@@ -27,6 +28,9 @@ def graph(original: Any, vendor: Vendor) -> type:
         def __init__(self, cuda_graph: Any = None, pool: Any = None, stream: Any = None,
                      capture_error_mode: str = "global", **kwargs: Any) -> None:
             captured = kwargs.pop(keyword, cuda_graph)
+            if captured is None:
+                msg = "graph() missing 1 required positional argument: 'cuda_graph'"
+                raise TypeError(msg)
             if kwargs:
                 msg = f"graph() got unexpected keyword arguments {sorted(kwargs)}"
                 raise TypeError(msg)

@@ -8,12 +8,13 @@ all end in ``Library.impl`` with the key ``CUDA`` and are covered by it.
 from __future__ import annotations
 
 import functools
+import typing
 import warnings
 from typing import Any, Callable
 
 from .vendors import Vendor
 
-__all__ = ["DISPATCH_KEYS", "fallback", "impl", "library_init"]
+__all__ = ["DISPATCH_KEYS", "fallback", "impl", "library_init", "param_types"]
 
 DISPATCH_KEYS = {
     "CUDA": "PrivateUse1",
@@ -79,3 +80,21 @@ def library_init(original: Callable[..., Any], vendor: Vendor) -> Callable[..., 
         original(self, ns, kind, _key(dispatch_key))
 
     return __init__
+
+
+def param_types(original: dict[Any, str], vendor: Vendor) -> dict[Any, str]:
+    """``infer_schema``'s annotation table (so ``custom_op``'s): it was keyed by the real
+    ``torch.device`` when torch was imported; annotations now name torchada's factory, and
+    ``Optional[torch.device]`` is built from it, so each gets the entry of its real twin."""
+    import torch
+
+    from ._device import RealDevice
+
+    for annotation, schema in list(original.items()):
+        if annotation is RealDevice:
+            original[torch.device] = schema
+        elif RealDevice in typing.get_args(annotation) and hasattr(annotation, "copy_with"):
+            twin = tuple(torch.device if arg is RealDevice else arg
+                         for arg in typing.get_args(annotation))
+            original[annotation.copy_with(twin)] = schema
+    return original

@@ -15,7 +15,7 @@ import sys
 from types import ModuleType
 from typing import Any, Callable
 
-from . import _device, _env, _serialization
+from . import _device, _env, _jit, _serialization
 from ._imports import when_imported
 from ._warn import warn_once
 from .redirects import REDIRECTS, Kind, Redirect, factory_redirects
@@ -33,20 +33,24 @@ def _build(row: Redirect, original: Any, vendor: Vendor) -> Any:
         return original
     if row.kind is Kind.MODULE:
         return sys.modules[row.cuda_name]
-    if row.kind in (Kind.ALIAS, Kind.FALLBACK):
+    if row.kind is Kind.ALIAS or (row.kind is Kind.FALLBACK and row.via is None):
         return _vendor_attribute(vendor.format(row.musa_name or ""), vendor)
     if row.kind is Kind.CONSTANT:
         return vendor.format(row.musa_name or "")
-    if original is MISSING:
+    if original is MISSING and row.kind is not Kind.FALLBACK:
         return MISSING
     if row.kind is Kind.DEVICE_ARGS:
-        return _device.device_args(original)
-    if row.kind is Kind.WRAP and row.via is not None:
+        value = _device.device_args(original)
+    elif row.via is not None:
         module_name, function = row.via.split(":")
         builder = getattr(importlib.import_module(f"{__package__}.{module_name}"), function)
-        return builder(original, vendor)
-    msg = f"redirect {row.cuda_name!r}: {row.kind} cannot be built here"
-    raise AssertionError(msg)
+        value = builder(original, vendor)
+    else:
+        msg = f"redirect {row.cuda_name!r}: {row.kind} cannot be built here"
+        raise AssertionError(msg)
+    if callable(original) and value is not original:
+        _jit.keep_builtin(original, value)  # torch.jit.script still sees the operator
+    return value
 
 
 def _vendor_attribute(path: str, vendor: Vendor) -> Any:
@@ -151,7 +155,7 @@ def _locate(path: str) -> tuple[Any, str]:
 
 
 def _install(row: Redirect, vendor: Vendor) -> None:
-    owner, attribute = _locate(row.cuda_name)
+    owner, attribute = _locate(vendor.format(row.cuda_name))
     if owner is None:
         when_imported(attribute, lambda _module: _install(row, vendor))
         return

@@ -1,6 +1,7 @@
 """The redirect table: one row per CUDA attribute, saying what it becomes on the vendor.
 
-``cuda_name`` is the attribute's dotted path. ``musa_name`` is the vendor's attribute, a
+``cuda_name`` is the attribute's dotted path (a template, as ``torch.{device}._is_compiled``,
+where the vendor's module lacks a name CUDA code asks it for). ``musa_name`` is the vendor's attribute, a
 :meth:`Vendor.format` template resolved on the vendor's device module (``torch.musa``) unless it
 starts with ``torch.`` or ``triton.``. ``via`` names the builder of the replacement
 (``module:function``, called with the CUDA original and the vendor) where one is needed.
@@ -24,7 +25,7 @@ class Kind(enum.Enum):
     WRAP = "wrap"  # what `via(original, vendor)` builds
     DEVICE_ARGS = "device_args"  # the original, with CUDA device arguments translated
     PROPERTY = "property"  # on a vendor class, reads the vendor's attribute `musa_name`
-    FALLBACK = "fallback"  # the vendor's attribute, only where torch has none
+    FALLBACK = "fallback"  # the vendor's attribute (or what `via` builds), only where torch has none
     CONSTANT = "constant"  # the string `musa_name`
 
 
@@ -51,7 +52,14 @@ REDIRECTS: tuple[Redirect, ...] = (
     R("torch.cuda.random", "random", K.MODULE),
     R("torch.cuda.graphs", "graphs", K.MODULE),
     R("torch.cuda.streams", "streams", K.MODULE),
-    R("torch.cuda.is_available", None, K.KEEP),  # False on MUSA: see torchada.has_gpu()
+    # False on MUSA (see torchada.has_gpu()), unless TORCHADA_FORCE_CUDA_AVAILABLE=1.
+    R("torch.cuda.is_available", None, K.WRAP, "_backends:is_available"),
+    R("torch.cuda._is_compiled", None, K.WRAP, "_backends:is_compiled"),
+    R("torch.{device}._is_compiled", None, K.FALLBACK, "_backends:is_compiled"),
+    R("torch.backends.cuda.is_built", None, K.WRAP, "_backends:is_built"),
+    R("torch._C._cuda_getCurrentRawStream", None, K.FALLBACK, "_backends:raw_stream"),
+    R("torch._C._cuda_CUDAAllocator_AllocatorState", None, K.FALLBACK,
+      "_backends:allocator_state"),
     R("torch.cuda.CUDAGraph", "{DEVICE}Graph", K.ALIAS),
     R("torch.cuda.graph", "graph", K.WRAP, "_graphs:graph"),
     R("torch.cuda.CUDAPluggableAllocator", "{DEVICE}PluggableAllocator", K.ALIAS),
@@ -66,10 +74,14 @@ REDIRECTS: tuple[Redirect, ...] = (
     # Devices: strings, torch.device, generators, tensors and modules.
     R("torch.device", None, K.WRAP, "_device:device_factory"),
     R("torch.Generator", None, K.WRAP, "_device:generator_factory"),
+    R("torch.Stream", None, K.WRAP, "_device:device_class"),
+    R("torch.Event", None, K.WRAP, "_device:device_class"),
     R("torch.fx.graph._custom_builtins", None, K.WRAP, "_compile:fx_builtins"),
     R("torch.Tensor.to", None, K.WRAP, "_device:tensor_to"),
     R("torch.Tensor.cuda", None, K.WRAP, "_device:tensor_cuda"),
     R("torch.Tensor.is_cuda", None, K.WRAP, "_device:tensor_is_cuda"),
+    *_rows(K.DEVICE_ARGS, tuple(f"torch.Tensor.new_{name}" for name in (
+        "empty", "empty_strided", "full", "ones", "tensor", "zeros"))),
     R("torch.nn.Module.cuda", None, K.KEEP),  # calls Tensor.cuda
     R("torch.distributed.device_mesh.init_device_mesh", None, K.DEVICE_ARGS),
     # amp.
@@ -85,6 +97,8 @@ REDIRECTS: tuple[Redirect, ...] = (
                            "torch.amp.autocast_mode.custom_bwd")),
     # Dispatch keys, profiler.
     R("torch.library.Library.__init__", None, K.WRAP, "_library:library_init"),
+    R("torch._library.infer_schema.SUPPORTED_PARAM_TYPES", None, K.WRAP, "_library:param_types"),
+    R("torch.jit.script", None, K.WRAP, "_jit:script"),
     R("torch.library.Library.impl", None, K.WRAP, "_library:impl"),
     R("torch.library.Library.fallback", None, K.WRAP, "_library:fallback"),
     R("torch.profiler.profiler._KinetoProfile.__init__", None, K.WRAP, "_profiler:kineto_init"),
@@ -98,6 +112,7 @@ REDIRECTS: tuple[Redirect, ...] = (
         ("Stream", "Stream"), ("Event", "Event"), ("stream", "stream"),
         ("device_index", "device"), ("synchronize", "synchronize"),
         ("manual_seed", "manual_seed"), ("manual_seed_all", "manual_seed_all"),
+        ("initial_seed", "initial_seed"),
         ("empty_cache", "empty_cache"), ("memory_stats", "memory_stats"),
         ("memory_allocated", "memory_allocated"), ("max_memory_allocated", "max_memory_allocated"),
         ("memory_reserved", "memory_reserved"), ("max_memory_reserved", "max_memory_reserved"),

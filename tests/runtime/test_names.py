@@ -22,8 +22,25 @@ def test_converters(convert, cuda, musa):
     assert convert(cuda) == musa
 
 
-def test_unknown_names_are_unchanged():
-    assert torchada.cuda_to_musa_name("cudaNotAFunction") == "cudaNotAFunction"
+@pytest.mark.parametrize(("convert", "cuda", "musa"), [
+    # outside the mapping database: the prefix rule
+    (torchada.cuda_to_musa_name, "cudaError_t", "musaError_t"),
+    (torchada.cuda_to_musa_name, "cuNotInTheDatabase", "muNotInTheDatabase"),
+    (torchada.cuda_to_musa_name, "CUresult_t_like", "MUresult_t_like"),
+    (torchada.nccl_to_mccl_name, "ncclUniqueId", "mcclUniqueId"),
+    (torchada.curand_to_murand_name, "curandCreate", "murandCreate"),
+    (torchada.cublas_to_mublas_name, "cublasNotInTheDatabase_v2", "mublasNotInTheDatabase_v2"),
+    # where the MUSA name is not the mechanical one, the database wins
+    (torchada.cuda_to_musa_name, "cudaDeviceGetNvSciSyncAttributes", "musaDeviceGetMtSciSyncAttributes"),
+    (torchada.nccl_to_mccl_name, "ncclCommCuDevice", "mcclCommMuDevice"),
+])
+def test_prefix_rule_and_database(convert, cuda, musa):
+    assert convert(cuda) == musa
+
+
+def test_names_without_the_prefix_are_unchanged():
+    assert torchada.cuda_to_musa_name("notACudaName") == "notACudaName"
+    assert torchada.cuda_to_musa_name("curandCreate") == "curandCreate"  # cu + lowercase: no driver name
     assert torchada.nccl_to_mccl_name("cudaMalloc") == "cudaMalloc"  # not an NCCL name
     assert torchada.cublas_to_mublas_name("my_cublas_helper") == "my_cublas_helper"
 

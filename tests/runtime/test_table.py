@@ -21,9 +21,9 @@ def test_one_row_per_attribute():
 
 @pytest.mark.parametrize("row", REDIRECTS, ids=lambda row: row.cuda_name)
 def test_row_is_complete(row):
-    if row.kind in NEEDS_TARGET:
+    if row.kind in NEEDS_TARGET and row.via is None:
         assert row.musa_name is not None
-    if row.kind is Kind.WRAP:
+    if row.kind is Kind.WRAP or (row.kind is Kind.FALLBACK and row.via is not None):
         module, _, function = row.via.partition(":")
         assert callable(getattr(importlib.import_module(f"torchada.{module}"), function))
     else:
@@ -35,10 +35,12 @@ def test_row_is_complete(row):
 @pytest.mark.parametrize("vendor", VENDORS, ids=lambda vendor: vendor.device)
 def test_templates_fill_for_every_vendor(vendor):
     fields = {name for _, name, _, _ in string.Formatter().parse(
-        "".join(row.musa_name or "" for row in REDIRECTS)) if name}
+        "".join((row.musa_name or "") + row.cuda_name for row in REDIRECTS)) if name}
     assert fields <= {"device", "DEVICE", "collective", "runtime", "visible_devices"}
     filled = [vendor.format(row.musa_name) for row in REDIRECTS if row.musa_name]
     assert all("{" not in name and "cuda" not in name.lower() for name in filled)
+    templated = [vendor.format(row.cuda_name) for row in REDIRECTS if "{" in row.cuda_name]
+    assert templated and all(name.startswith(f"torch.{vendor.device}.") for name in templated)
 
 
 @pytest.mark.parametrize("vendor", VENDORS, ids=lambda vendor: vendor.device)

@@ -56,6 +56,24 @@ def test_ctypes_translates_libraries_and_symbols(vendor, vendor_libraries):
 
 
 @pytest.mark.musa_only
+def test_ctypes_falls_back_to_the_prefix_rename(vendor, tmp_path):
+    """A library that exports ``mublasCreate_v2`` (not the mapped ``mublasCreate``) and a name the
+    mapping database does not know (``musaNotMapped``)."""
+    source = tmp_path / "vendor.cpp"
+    source.write_text('extern "C" int mublasCreate_v2(void) { return 7; }\n'
+                      'extern "C" int musaNotMapped(void) { return 8; }\n')
+    for library in ("libmublas.so", "libmusart.so"):
+        subprocess.run(["g++", "-shared", "-fPIC", "-o", str(tmp_path / library), str(source)],
+                       check=True)
+    cublas = ctypes.CDLL(str(tmp_path / "libcublas.so"))
+    assert cublas.cublasCreate_v2() == 7
+    assert cublas["cublasCreate_v2"]() == 7  # the name found the first time
+    assert ctypes.CDLL(str(tmp_path / "libcudart.so")).cudaNotMapped() == 8
+    with pytest.raises(AttributeError, match="mublasNoSuch"):
+        cublas.cublasNoSuch_v2
+
+
+@pytest.mark.musa_only
 def test_cudart(vendor):
     runtime = torch.cuda.cudart()
     assert runtime.cudaProfilerStart() == 0

@@ -42,8 +42,8 @@ def test_events_time_and_synchronize(vendor):
 
 
 def test_torch_stream_api_on_the_device(vendor):
-    stream = torch.Stream()  # the current accelerator: torch.Stream is an immutable C type,
-    assert stream.device.type == vendor.device  # so device="cuda" cannot be translated there
+    stream = torch.Stream()  # the current accelerator
+    assert stream.device.type == vendor.device
     event = torch.Event(enable_timing=True)
     event.record(stream)
     event.synchronize()

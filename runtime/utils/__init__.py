@@ -1,0 +1,1 @@
+"""Helpers for building extensions with torchada (``torchada.utils.cpp_extension``)."""
