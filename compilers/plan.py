@@ -79,7 +79,7 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
         msg = f"{len(unit.errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror"
         raise TranslationError(msg)
     if not ctx.parsed.has("--disable-warnings"):
-        for line in unit.warnings:
+        for line in unit.warnings_to_print():
             print(line, file=sys.stderr)
 
 

@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cache import atomic_directory, get_cache_dir, write_atomically
@@ -56,10 +56,41 @@ class CachedUnit:
     """The translator's findings as gcc-style warning lines."""
     errors: tuple[str, ...]
     """The same findings as error lines (for ``-Werror all-warnings``)."""
+    _reported: dict[Path, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tree(self) -> Path:
         return self.root / "tree"
+
+    def warnings_to_print(self) -> list[str]:
+        """:attr:`warnings`, less those of headers already printed in this build session.
+
+        A project header's findings are the same in every unit that includes it; they print with the
+        first unit of the session (the terminal or CI job running the build) that includes the header,
+        the main source's always. A marker per header and session under ``<cache>/reported`` records it.
+        """
+        main, headers = self.originals[0], self.originals[1:]
+        printed = []
+        for line in self.warnings:
+            header = next((h for h in headers if line.startswith(f"{h}:")), None) if not line.startswith(f"{main}:") else None
+            if header is None or self._first_report(header, [w for w in self.warnings if w.startswith(f"{header}:")]):
+                printed.append(line)
+        return printed
+
+    def _first_report(self, header: str, lines: list[str]) -> bool:
+        marker = self.root.parent.parent / "reported" / str(os.getsid(0)) / _digest("\n".join(lines).encode())
+        if marker in self._reported:
+            return self._reported[marker]
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            first = True
+        except FileExistsError:
+            first = False
+        except OSError:  # an unwritable cache: better twice than never
+            first = True
+        self._reported[marker] = first
+        return first
 
     @property
     def main(self) -> Path:

@@ -127,7 +127,7 @@ class HostCompile:
 
     def report(self) -> None:
         """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
-        for line in self.unit.warnings if self.unit else ():
+        for line in self.unit.warnings_to_print() if self.unit else ():
             print(line, file=sys.stderr)
 
     def finish(self) -> None:

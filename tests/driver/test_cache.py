@@ -5,6 +5,7 @@ after a failed or killed run."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,27 @@ def test_parallel_builds_agree(project: Path, tmp_path: Path) -> None:
     assert all(run.returncode == 0 for run in runs)
     assert len(roots) == 1
     assert [p.name for p in (cache / "units").iterdir()] == [Path(roots.pop()).name]  # no temporary left behind
+
+
+@pytest.mark.nvcc
+def test_a_headers_findings_print_once_per_session(tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    """Two units of one build include a header with a finding: it prints with the first only; the
+    main sources' own findings print with each. A new session (another build job) prints it again."""
+    (tmp_path / "shared.cuh").write_text("#pragma once\ninline void f() { cudaHeaderOnlyUnknownCall(); }\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.cu").write_text(f'#include "shared.cuh"\nvoid {name}() {{ cudaMainUnknown_{name}(); }}\n')
+    env = {"PATH": os.environ["PATH"], "TORCHADA_CACHE_DIR": str(tmp_path / "cache"), "TORCHADA_BACKEND": "loopback"}
+    script = (
+        "import subprocess, sys\n"
+        "for name in sys.argv[1:]:\n"
+        f"    subprocess.run([{sys.executable!r}, '-m', 'torchada_build.compilers.cli', '-E', name + '.cu', '-o', name + '.i'])\n"
+    )
+    def session() -> str:
+        done = subprocess.run([sys.executable, "-c", script, "a", "b"], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, check=True, start_new_session=True)  # fmt: skip
+        return done.stderr
+
+    first = session()
+    assert sum("shared.cuh:2:" in line for line in first.splitlines()) == 1
+    assert "cudaMainUnknown_a" in first and "cudaMainUnknown_b" in first
+    assert sum("shared.cuh:2:" in line for line in session().splitlines()) == 1
