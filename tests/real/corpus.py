@@ -1,0 +1,397 @@
+"""The real-project corpus: public CUDA extension projects, fetched from pinned PyPI sdists, built three ways.
+
+For each project, in one run and from one unpacked, never-edited copy each:
+
+* ``stock``: the project's own build with the real nvcc and the CUDA build of torch (the baseline, which
+  tells this machine's failures from torchada's);
+* ``loopback``: the same build through torchada (translation, torchada-nvcc, the real nvcc);
+* ``musa``: the same build on a stand-in MUSA machine (``tests/build/musa_standin.py``), where every CUDA
+  unit must reach an ``mcc`` command line. Host compilers are real; a host unit whose *translated* copy
+  cannot compile without the MUSA SDK is recorded with its first error and given an empty object, so
+  the build goes on to its other units.
+
+Everything a build writes stays under one work folder; the sdists and the build environment (a venv
+with the CUDA build of torch and this checkout of torchada) are cached under ``TORCHADA_TEST_CACHE``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("TORCHADA_TEST_CACHE", Path.home() / ".cache" / "torchada-tests"))
+CUDA_TORCH = "torch==2.14.1"
+"""The CUDA 13 build of torch: extensions link its ``c10_cuda``/``torch_cuda`` and include its ``ATen/cuda``."""
+BUILD_REQUIREMENTS = (CUDA_TORCH, "ninja==1.13.0", "numpy==2.4.1", "wheel==0.47.0", "libclang==18.1.1", "packaging", "rich")
+CUDA_ARCH = "8.0"
+"""The one architecture every stock and loopback build compiles for (``TORCH_CUDA_ARCH_LIST``)."""
+MODES = ("stock", "loopback", "musa")
+
+
+@dataclass(frozen=True)
+class Project:
+    """One corpus entry: a pinned sdist and how its own documentation says to build it."""
+
+    name: str
+    version: str
+    sha256: str
+    route: str
+    """``setup.py (ninja)``, ``setup.py (no ninja)``, ``load()``, ``CMake``, ``scikit-build-core``, ``Makefile``."""
+    exercises: str
+    build: tuple[str, ...]
+    """The build command, run in the unpacked sdist; ``{python}``, ``{torch_cmake}``, ``{nvcc}``
+    (``nvcc``, or torchada-nvcc where the build goes through torchada) and ``{jit_script}`` (a script
+    holding :attr:`jit`) are filled in."""
+    jit: str = ""
+    """For ``load()`` projects: the Python code that triggers the project's own JIT build."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    ci: bool = False
+    """In the slice that every test run builds."""
+
+    variant: str = ""
+    """Tells apart two routes of one sdist (``make``)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}-{self.version}" + (f"-{self.variant}" if self.variant else "")
+
+
+SETUP_PY = ("{python}", "setup.py", "build_ext", "--inplace")
+
+CORPUS = (
+    Project(
+        "torchsort", "0.1.10", "416a7dd2ab88332b27e98318d7fb2e0243b9fb6f1fffcf77760d63103d70dd04",
+        "setup.py (ninja)", "one CUDA and one C++ extension, OpenMP", SETUP_PY, ci=True,
+    ),
+    Project(
+        "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
+        "setup.py (no ninja)", "c10::Half, atomics with CUDA_VERSION tests, four CUDA extensions",
+        SETUP_PY, env={"FORCE_ONLY_CUDA": "1"},
+    ),
+    Project(
+        "warp-rnnt", "0.7.0", "d50d34defc1377856bbf79b854bc2699bb87f5e48d82f5eb0151e610782d98a5",
+        "setup.py (ninja)", "warp shuffles with 32-lane warps", SETUP_PY,
+    ),
+    Project(
+        "grouped-gemm", "0.3.0", "f0555da33a975610e9160f52449082c5e699525524581a0e5f990b14b02676a3",
+        "setup.py (ninja)", "cuBLAS (cublasGemmEx), streams", SETUP_PY,
+    ),
+    Project(
+        "nerfacc", "0.5.3", "01850cbbd71b6aeab059cbfb695755f8b6604f3fdfe48c44925b4b97c0c324db",
+        "load()", "JIT op builder (torch.utils.cpp_extension.load at import), cub scans",
+        ("{python}", "{jit_script}"),
+        jit="import nerfacc.cuda._backend as backend\nassert backend._C is not None, 'nerfacc did not build'\n",
+    ),
+    Project(
+        "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
+        "CMake", "enable_language(CUDA) with find_package(Torch), curand-free random walks, c10::Half",
+        ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
+         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "&&",
+         "cmake", "--build", "cmake-build", "-v"),
+    ),
+    Project(
+        "causal-conv1d", "1.7.0", "3202758494eaa7b597ce1c282dfa188889506bfcb92cad3c407d26736bfcd32b",
+        "setup.py (ninja)", "c10::Half/at::BFloat16 templates, cub BlockLoad/BlockStore",
+        SETUP_PY, env={"CAUSAL_CONV1D_FORCE_BUILD": "TRUE"},
+    ),
+    Project(
+        "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
+        "Makefile", "llama.cpp's own Makefile (NVCC=…): one 10k-line CUDA file, cuBLAS, warp shuffles, __dp4a",
+        ("make", "-C", "vendor/llama.cpp", "LLAMA_CUBLAS=1", "CUDA_DOCKER_ARCH=sm_80", "LLAMA_CUDA_NVCC={nvcc}",
+         "ggml.o", "ggml-cuda.o", "llama.o"),
+        variant="make",
+    ),
+)  # fmt: skip
+
+
+def by_key(key: str) -> Project:
+    return next(p for p in CORPUS if p.key == key)
+
+
+# -- fetching ---------------------------------------------------------------------------------------
+
+
+def fetch_sdist(project: Project) -> Path:
+    """The project's sdist from PyPI's simple index (PEP 691), checked against its pinned sha256."""
+    target = CACHE / "sdists" / f"{project.key}.tar.gz"
+    if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == project.sha256:
+        return target
+    request = urllib.request.Request(
+        f"https://pypi.org/simple/{project.name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        files = json.load(response)["files"]
+    (url,) = [f["url"] for f in files if f["hashes"].get("sha256") == project.sha256]
+    with urllib.request.urlopen(url, timeout=600) as response:
+        data = response.read()
+    if hashlib.sha256(data).hexdigest() != project.sha256:
+        raise RuntimeError(f"{project.key}: the sdist's sha256 differs from the pinned one")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as partial:
+        partial.write(data)
+    os.replace(partial.name, target)
+    return target
+
+
+def unpack(sdist: Path, destination: Path) -> Path:
+    """The sdist's single top folder, unpacked under ``destination``."""
+    with tarfile.open(sdist) as archive:
+        archive.extractall(destination, filter="data")
+    (top,) = [p for p in destination.iterdir() if p.is_dir()]
+    return top
+
+
+# -- the build environment --------------------------------------------------------------------------
+
+
+def build_venv() -> Path:
+    """A venv with the CUDA build of torch and this checkout of torchada (installed editable, each session)."""
+    venv = CACHE / f"build-venv-{CUDA_TORCH.replace('==', '-')}"
+    python = venv / "bin" / "python"
+    stamp = venv / ".requirements"
+    wanted = "\n".join(BUILD_REQUIREMENTS)
+    if not (python.exists() and stamp.is_file() and stamp.read_text() == wanted):
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        _pip(python, "install", "--quiet", *BUILD_REQUIREMENTS)
+        stamp.write_text(wanted)
+    _pip(python, "install", "--quiet", "--no-deps", "--no-build-isolation", "--editable", str(REPO))
+    return venv
+
+
+def _pip(python: Path, *args: str) -> None:
+    done = subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"pip {' '.join(args[:2])} failed: {done.stderr.strip()[-2000:]}")
+
+
+@dataclass(frozen=True)
+class WheelToolkit:
+    """The CUDA libraries of torch's NVIDIA wheels, arranged as a toolkit would have them."""
+
+    include_dirs: list[Path]
+    library_dirs: list[Path]
+    link_dir: Path
+    """``libcublas.so`` & co.: the wheels ship only ``libcublas.so.13``, which ``-lcublas`` does not find."""
+
+
+def wheel_toolkit(venv: Path) -> WheelToolkit:
+    nvidia = sorted(venv.glob("lib/python3*/site-packages/nvidia"))
+    include_dirs = sorted(d for n in nvidia for d in n.glob("*/include") if d.is_dir())
+    library_dirs = sorted(d for n in nvidia for d in n.glob("*/lib") if d.is_dir())
+    link_dir = venv / "wheel-link-dir"
+    if not link_dir.is_dir():
+        staging = Path(tempfile.mkdtemp(dir=venv, prefix=".link-"))
+        for library in (p for d in library_dirs for p in d.glob("lib*.so.*")):
+            unversioned = staging / (library.name.partition(".so")[0] + ".so")
+            if not unversioned.exists():
+                unversioned.symlink_to(library)
+        os.rename(staging, link_dir)
+    return WheelToolkit(include_dirs, library_dirs, link_dir)
+
+
+HOST_COMPILER = '''#!{python}
+"""Stand-in host compiler for MUSA dry-runs: the real {real}, except that a translated unit that cannot
+compile without the MUSA SDK is recorded with its first error and gets an empty object."""
+import json, os, subprocess, sys
+
+argv = sys.argv[1:]
+done = subprocess.run(["{real}", *argv], capture_output=True, text=True)
+cache = os.environ["TORCHADA_CACHE_DIR"]
+sources = [a for a in argv if a.endswith((".c", ".cc", ".cpp", ".cxx")) and os.path.realpath(a).startswith(cache)]
+if done.returncode != 0 and "-c" in argv and sources:
+    error = next((l for l in done.stderr.splitlines() if "error" in l), done.stderr.strip()[:300])
+    with open(os.environ["STANDIN_HOST_LOG"], "a") as log:
+        log.write(json.dumps({{"source": sources[0], "error": error}}) + "\\n")
+    out = argv[argv.index("-o") + 1] if "-o" in argv else os.path.splitext(os.path.basename(sources[0]))[0] + ".o"
+    subprocess.run(["{real}", "-c", "-x", "c", os.devnull, "-o", out], check=True)
+    if "-MF" in argv:
+        open(argv[argv.index("-MF") + 1], "w").write(out + ": " + sources[0] + "\\n")
+    sys.exit(0)
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+sys.exit(done.returncode)
+'''
+
+
+def host_compiler_standins(directory: Path) -> Path:
+    """A folder of ``cc``/``c++``/``gcc``/``g++`` stand-ins (see :data:`HOST_COMPILER`), for ``PATH``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in ("cc", "c++", "gcc", "g++"):
+        real = shutil.which(name)
+        if real is None:
+            continue
+        script = directory / name
+        script.write_text(HOST_COMPILER.format(python=sys.executable, real=os.path.realpath(real)))
+        script.chmod(0o755)
+    return directory
+
+
+# -- one build ----------------------------------------------------------------------------------------
+
+FINDING = re.compile(r"^(?P<where>\S+?:\d+:\d+): (?:warning|error): .*\[(?P<id>TA\d{4})\]$", re.MULTILINE)
+ERROR = re.compile(r"(?:error:|error :|fatal :|fatal error|Error \d+|CMake Error|ModuleNotFoundError|ImportError)")
+
+
+@dataclass
+class BuildResult:
+    project: str
+    mode: str
+    returncode: int
+    seconds: float
+    units: int
+    """Objects the build produced (each translation unit compiled; device-link objects excluded)."""
+    cuda_units: int
+    first_error: str
+    findings: dict[str, int]
+    """Distinct translator findings (file:line:col and ID) by ID."""
+    mcc_units: int = 0
+    """``musa`` only: distinct CUDA sources that reached an ``mcc -c`` command line."""
+    host_units_needing_sdk: int = 0
+    refused_options: list[str] = field(default_factory=list)
+    log: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def to_json(self) -> dict[str, object]:
+        return {k: v for k, v in asdict(self).items() if k != "log"}
+
+
+def _objects(directory: Path) -> tuple[int, int]:
+    """Objects under ``directory`` (device-link objects left out), and how many were compiled from a ``.cu``."""
+    cuda_stems = {p.stem for p in directory.rglob("*.cu")}
+    objects = [p for p in directory.rglob("*.o") if "dlink" not in p.name]
+    stems = [p.name.split(".")[0] for p in objects]
+    return len(objects), sum(s in cuda_stems for s in stems)
+
+
+def _first_error(output: str) -> str:
+    for line in output.splitlines():
+        if ERROR.search(line):
+            return line.strip()[:400]
+    return output.strip().splitlines()[-1][:400] if output.strip() else ""
+
+
+def _findings(output: str) -> dict[str, int]:
+    distinct = {(m.group("where"), m.group("id")) for m in FINDING.finditer(output)}
+    return dict(sorted(Counter(i for _, i in distinct).items()))
+
+
+def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
+    """The build command as the project documents it; through torchada for ``loopback`` and ``musa``."""
+    words = [w.format(**fill) for w in project.build]
+    if mode != "stock":
+        if words[0] == fill["python"]:  # setup.py or a script that triggers load()
+            words[1:1] = ["-m", "torchada_build"]
+        elif words[0] == "cmake":
+            words.insert(1, f"-DCMAKE_TOOLCHAIN_FILE={fill['toolchain']}")
+    return " ".join(w if w == "&&" else shlex.quote(w) for w in words)
+
+
+def _environment(project: Project, mode: str, work: Path, venv: Path, musa_standin: Path | None) -> dict[str, str]:
+    """This process's environment less what would change a build, plus the mode's settings."""
+    cleared = ("TORCHADA_", "TORCH_", "MUSA_", "NVCC_", "PYTEST_", "CMAKE_", "CUDA")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(cleared)}
+    for name in ("CC", "CXX", "CUDACXX", "PYTHONPATH", "VIRTUAL_ENV", "CPATH", "LIBRARY_PATH"):
+        env.pop(name, None)
+    wheels = wheel_toolkit(venv)
+    env.update(project.env)
+    env.update(
+        PATH=os.pathsep.join([str(venv / "bin"), "/usr/local/cuda/bin", env.get("PATH", "")]),
+        CUDA_HOME="/usr/local/cuda",
+        # The machine's CUDA has only the runtime; cuBLAS, cuSPARSE & co. come from the wheels of torch's venv.
+        CPATH=os.pathsep.join(str(d) for d in wheels.include_dirs),
+        LIBRARY_PATH=str(wheels.link_dir),
+        LD_LIBRARY_PATH=os.pathsep.join(str(d) for d in wheels.library_dirs),
+        TORCH_CUDA_ARCH_LIST=CUDA_ARCH,
+        TORCH_MUSA_ARCH_LIST="22",
+        MAX_JOBS="2",
+        TORCH_EXTENSIONS_DIR=str(work / "torch-extensions"),
+        TORCHADA_CACHE_DIR=str(work / "torchada-cache"),
+        TORCH_NO_COMPILER_WRAPPER="1",
+        XDG_CACHE_HOME=str(work / "xdg-cache"),
+    )
+    if mode == "loopback":
+        env["TORCHADA_BACKEND"] = "loopback"
+    if mode == "musa":
+        assert musa_standin is not None
+        standins = host_compiler_standins(work / "host-compilers")
+        env.update(
+            MUSA_HOME=str(musa_standin / "musa"),
+            PYTHONPATH=str(musa_standin / "site"),
+            STANDIN_MCC_LOG=str(work / "mcc.log"),
+            STANDIN_HOST_LOG=str(work / "host.log"),
+            PATH=os.pathsep.join([str(standins), env["PATH"]]),
+        )
+    return env
+
+
+def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin: Path | None = None) -> BuildResult:
+    """Build ``project`` once in ``mode`` from a fresh copy of its sdist under ``work/mode``."""
+    work = work / mode
+    source = unpack(fetch_sdist(project), work / "src")
+    env = _environment(project, mode, work, venv, musa_standin)
+    python = str(venv / "bin" / "python")
+    nvcc = "nvcc" if mode == "stock" else str(venv / "bin" / "torchada-nvcc")
+    fill = {"python": python, "jit_script": str(work / "jit_build.py"), "toolchain": "", "nvcc": nvcc}
+    fill["torch_cmake"] = _output([python, "-c", "import torch.utils; print(torch.utils.cmake_prefix_path)"], env)
+    if mode != "stock" and project.build[0] == "cmake":
+        fill["toolchain"] = _output([python, "-m", "torchada_build", "--toolchain"], env)
+    if project.jit:
+        Path(fill["jit_script"]).write_text("import os, sys\nsys.path.insert(0, os.getcwd())\n" + project.jit)
+    command = _command(project, mode, fill)
+    start = time.perf_counter()
+    done = subprocess.run(
+        command, shell=True, cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, errors="replace", check=False,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    (work / "build.log").write_text(f"$ {command}\n{done.stdout}")
+    units, cuda_units = _objects(work)
+    result = BuildResult(
+        project.key, mode, done.returncode, seconds, units, cuda_units,
+        _first_error(done.stdout) if done.returncode else "", _findings(done.stdout), log=done.stdout,
+    )  # fmt: skip
+    if mode == "musa":
+        sources = {Path(a).name for call in _read_json_lines(work / "mcc.log") if "-c" in call["argv"]
+                   for a in call["argv"] if a.endswith((".cu", ".mu")) and not a.startswith("-")}  # fmt: skip
+        result.mcc_units = len(sources)
+        result.host_units_needing_sdk = len(_read_json_lines(work / "host.log"))
+        result.refused_options = sorted(set(re.findall(r"torchada-nvcc fatal : (.*)", done.stdout)))
+    return result
+
+
+def _output(argv: Sequence[str], env: Mapping[str, str]) -> str:
+    done = subprocess.run(list(argv), capture_output=True, text=True, env=dict(env), check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{shlex.join(argv)} failed: {done.stderr.strip()[-2000:]}")
+    return done.stdout.strip()
+
+
+def _read_json_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line] if path.exists() else []
+
+
+def run_project(
+    project: Project, work: Path, venv: Path, musa_standin: Path, modes: Sequence[str] = MODES
+) -> dict[str, BuildResult]:
+    """``{mode: BuildResult}`` for one project, the modes one after another."""
+    return {mode: run_build(project, mode, work / project.key, venv, musa_standin) for mode in modes}
