@@ -103,6 +103,20 @@ def test_toolchain_without_the_driver_is_one_line(tmp_path: Path, build_env) -> 
     assert "torchada: cannot find torchada-nvcc; put it on PATH or pass -DTORCHADA_NVCC=<path>" in " ".join(built.output.split())
 
 
+@pytest.mark.parametrize("minimum", ["3.0", "3.18"])
+def test_toolchain_reads_under_old_policies(tmp_path: Path, loopback_env, minimum: str) -> None:
+    """torch_scatter and torch_cluster say cmake_minimum_required(VERSION 3.0): the toolchain file and
+    the package config are read with every policy OLD (no IN_LIST, quoted if() arguments dereferenced)."""
+    (tmp_path / "CMakeLists.txt").write_text(
+        f"cmake_minimum_required(VERSION {minimum})\nproject(old CXX)\nenable_language(CUDA)\n"
+        "find_package(Torchada REQUIRED)\nmessage(STATUS \"cuda compiler: ${CMAKE_CUDA_COMPILER}\")\n"
+    )
+    built = run(["cmake", "-S", tmp_path, "-B", tmp_path / "build", f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}",
+                 f"-DTorchada_DIR={get_cmake_dir()}"], tmp_path, loopback_env)  # fmt: skip
+    built.check()
+    assert "cuda compiler: " in built.output and "torchada-nvcc" in built.output.split("cuda compiler: ")[1].split()[0]
+
+
 def test_musa_dry_run_cmake_commands(cmake_loopback, musa_env, musa_standin: MusaStandIn) -> None:
     source, built = cmake_loopback
     built.check()

@@ -28,11 +28,15 @@ if(NOT TORCHADA_NVCC)
   message(FATAL_ERROR "torchada: cannot find torchada-nvcc; put it on PATH or pass -DTORCHADA_NVCC=<path>")
 endif()
 
+# Written for any policy setting: projects with cmake_minimum_required(VERSION 3.0) read this file too
+# (IN_LIST needs CMP0057, quoted if() arguments CMP0054).
 get_property(_torchada_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-if(NOT "CUDA" IN_LIST _torchada_languages AND NOT CMAKE_CUDA_COMPILER)
+list(FIND _torchada_languages CUDA _torchada_cuda_enabled)
+if(_torchada_cuda_enabled EQUAL -1 AND NOT CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_COMPILER "${TORCHADA_NVCC}")
 endif()
 unset(_torchada_languages)
+unset(_torchada_cuda_enabled)
 
 if(NOT TORCHADA_HOST_COMPILE)
   get_filename_component(_torchada_bin "${TORCHADA_NVCC}" DIRECTORY)
