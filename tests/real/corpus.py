@@ -61,8 +61,8 @@ class Project:
     jit: str = ""
     """For ``load()`` projects: the Python code that triggers the project's own JIT build."""
     env: Mapping[str, str] = field(default_factory=dict)
-    ci: bool = False
-    """In the slice that every test run builds."""
+    ci: tuple[str, ...] = ()
+    """The modes that every test run builds (the CI slice); the others run with ``-m real``."""
 
     variant: str = ""
     """Tells apart two routes of one sdist (``make``)."""
@@ -77,7 +77,7 @@ SETUP_PY = ("{python}", "setup.py", "build_ext", "--inplace")
 CORPUS = (
     Project(
         "torchsort", "0.1.10", "416a7dd2ab88332b27e98318d7fb2e0243b9fb6f1fffcf77760d63103d70dd04",
-        "setup.py (ninja)", "one CUDA and one C++ extension, OpenMP", SETUP_PY, ci=True,
+        "setup.py (ninja)", "one CUDA and one C++ extension, OpenMP", SETUP_PY, ci=MODES,
     ),
     Project(
         "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
@@ -102,13 +102,21 @@ CORPUS = (
         "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
         "CMake", "enable_language(CUDA) with find_package(Torch), curand-free random walks, c10::Half",
         ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
-         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "&&",
-         "cmake", "--build", "cmake-build", "-v"),
+         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+         "&&", "cmake", "--build", "cmake-build", "-v"),
     ),
     Project(
         "causal-conv1d", "1.7.0", "3202758494eaa7b597ce1c282dfa188889506bfcb92cad3c407d26736bfcd32b",
         "setup.py (ninja)", "c10::Half/at::BFloat16 templates, cub BlockLoad/BlockStore",
         SETUP_PY, env={"CAUSAL_CONV1D_FORCE_BUILD": "TRUE"},
+    ),
+    Project(
+        "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
+        "CMake", "its CMakeLists.txt: enable_language(CUDA), find_package(Torch), cmake_minimum_required(3.0)",
+        ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
+         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+         "&&", "cmake", "--build", "cmake-build", "-v"),
+        variant="cmake", ci=("loopback", "musa"),
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
@@ -261,6 +269,9 @@ class BuildResult:
     first_error: str
     findings: dict[str, int]
     """Distinct translator findings (file:line:col and ID) by ID."""
+    planned_units: int = 0
+    """The units the build planned, where it says (CMake's ``compile_commands.json``)."""
+    planned_cuda_units: int = 0
     mcc_units: int = 0
     """``musa`` only: distinct CUDA sources that reached an ``mcc -c`` command line."""
     host_units_needing_sdk: int = 0
@@ -320,6 +331,7 @@ def _environment(project: Project, mode: str, work: Path, venv: Path, musa_stand
         # The machine's CUDA has only the runtime; cuBLAS, cuSPARSE & co. come from the wheels of torch's venv.
         CPATH=os.pathsep.join(str(d) for d in wheels.include_dirs),
         LIBRARY_PATH=str(wheels.link_dir),
+        CMAKE_LIBRARY_PATH=str(wheels.link_dir),  # find_package(Torch) looks for nvrtc & co.
         LD_LIBRARY_PATH=os.pathsep.join(str(d) for d in wheels.library_dirs),
         TORCH_CUDA_ARCH_LIST=CUDA_ARCH,
         TORCH_MUSA_ARCH_LIST="22",
@@ -370,6 +382,9 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
         project.key, mode, done.returncode, seconds, units, cuda_units,
         _first_error(done.stdout) if done.returncode else "", _findings(done.stdout), log=done.stdout,
     )  # fmt: skip
+    planned = [e for db in source.rglob("compile_commands.json") for e in json.loads(db.read_text())]
+    result.planned_units = len(planned)
+    result.planned_cuda_units = sum(str(e.get("file", "")).endswith(".cu") for e in planned)
     if mode == "musa":
         sources = {Path(a).name for call in _read_json_lines(work / "mcc.log") if "-c" in call["argv"]
                    for a in call["argv"] if a.endswith((".cu", ".mu")) and not a.startswith("-")}  # fmt: skip

@@ -100,7 +100,10 @@ def include_damage(original: bytes, translated: bytes) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module", params=CORPUS, ids=lambda p: p.key)
+SDISTS = list({(p.name, p.version): p for p in CORPUS}.values())
+
+
+@pytest.fixture(scope="module", params=SDISTS, ids=lambda p: f"{p.name}-{p.version}")
 def project_sources(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     project: Project = request.param
     try:
