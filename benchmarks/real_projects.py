@@ -68,7 +68,9 @@ def write_doc(recorded: dict[str, dict[str, dict]]) -> None:
         "| project | route | stock | loopback | mcc units | host units needing the SDK | findings | time | first error |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    DOC.write_text("\n".join([*header, *rows]) + "\n")
+    missing = [p.key for p in corpus.CORPUS if p.key not in recorded]
+    footer = ["", f"Not run yet: {', '.join(missing)}."] if missing else []
+    DOC.write_text("\n".join([*header, *rows, *footer]) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", action="append", help="a corpus key (name-version); repeatable")
     parser.add_argument("--mode", action="append", choices=corpus.MODES, help="repeatable; default: all")
     parser.add_argument("--work", type=Path, help="where builds go (default: a temporary folder)")
+    parser.add_argument("--doc-only", action="store_true", help=f"rewrite {DOC.name} from {RESULTS.name}, build nothing")
     args = parser.parse_args(argv)
+    if args.doc_only:
+        write_doc(json.loads(RESULTS.read_text()))
+        return 0
     projects = [corpus.by_key(k) for k in args.project] if args.project else list(corpus.CORPUS)
     modes = args.mode or list(corpus.MODES)
     record = not args.mode
