@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .backends import Backend, BackendChoice, choose_backend
 from .errors import FailedProcessError, TorchadaError, UsageError, format_fatal
@@ -31,9 +32,34 @@ def _info(argv: Sequence[str]) -> str | None:
     return asked[-1]
 
 
+if TYPE_CHECKING:
+    from .parse import ParsedArgs
+
+_TOOL_OPTIONS = frozenset(
+    {"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-Xptxas", "--ptxas-options",
+     "-Xnvlink", "--nvlink-options", "-Xarchive", "--archive-options", "-Xfatbin", "--fatbin-options"}
+)  # fmt: skip
+"""Options whose next word is another tool's (``-Xcompiler --version`` asks the host compiler)."""
+
+
+def _asks_version(argv: Sequence[str]) -> bool:
+    return any(word in _VERSION and (i == 0 or argv[i - 1] not in _TOOL_OPTIONS) for i, word in enumerate(argv))
+
+_HOST_QUERIES = frozenset({"--version", "-v", "-dumpversion", "-dumpfullversion", "-dumpmachine"})
+
+
+def _host_compiler_query(parsed: ParsedArgs) -> list[str]:
+    """``nvcc .c -Xcompiler --version`` (or ``-dumpfullversion``): the host compiler's answer is what
+    nvcc prints, whatever the input; the words to ask it, or none for any other command line."""
+    from .toolchain import host_compiler_words
+
+    words = host_compiler_words(parsed)
+    return words if words and all(w in _HOST_QUERIES for w in words) else []
+
+
 def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:
     backend = choice.backend
-    if _VERSION & set(argv):  # nvcc ignores NVCC_*_FLAGS for --version
+    if _asks_version(argv):  # nvcc ignores NVCC_*_FLAGS for --version
         from .identity import version_banner
 
         sys.stdout.write(version_banner(backend.value))
@@ -85,6 +111,11 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
             path=environ.get("PATH", ""),
         )
         print("\n".join(lines), file=sys.stderr, flush=True)
+    query = _host_compiler_query(parsed)
+    if query and execute:
+        import subprocess
+
+        return subprocess.run([toolchain.cuda_host_compiler(parsed, environ), *query], env=dict(environ), check=False).returncode
     request = build_request(parsed)
     ctx = BuildContext(parsed, request, requested_targets(parsed), environ, cache_dir, workdir, launcher_words(environ))
     if echo:

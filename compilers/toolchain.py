@@ -219,7 +219,16 @@ class Toolchain(abc.ABC):
 
     def host_compiler(self, ctx: BuildContext) -> str:
         """The host C++ compiler: ``-ccbin`` (a program or a directory), ``NVCC_CCBIN``, else ``c++``."""
-        value = ctx.parsed.last("--compiler-bindir") or ctx.environ.get("NVCC_CCBIN")
+        return self.find_host_compiler(ctx.parsed, ctx.environ)
+
+    def cuda_host_compiler(self, parsed: ParsedArgs, environ: Mapping[str, str]) -> str:
+        """The compiler of a CUDA file's host code, which ``nvcc .c -Xcompiler --version`` asks
+        (llama.cpp's builds pick their host warning flags by it): nvcc's host compiler by default."""
+        return self.find_host_compiler(parsed, environ)
+
+    @staticmethod
+    def find_host_compiler(parsed: ParsedArgs, environ: Mapping[str, str]) -> str:
+        value = parsed.last("--compiler-bindir") or environ.get("NVCC_CCBIN")
         if value:
             value = value.strip('"')
             if os.path.isdir(value):
@@ -228,12 +237,12 @@ class Toolchain(abc.ABC):
                         return os.path.join(value, name)
                 msg = f"no C++ compiler (g++, c++, clang++) in the -ccbin directory '{value}'"
                 raise ToolNotFoundError(msg)
-            found = shutil.which(value, path=ctx.environ.get("PATH"))
+            found = shutil.which(value, path=environ.get("PATH"))
             if found is None:
                 msg = f"cannot find the host compiler '{value}' given by -ccbin"
                 raise ToolNotFoundError(msg)
             return found
-        found = shutil.which("c++", path=ctx.environ.get("PATH")) or shutil.which("g++", path=ctx.environ.get("PATH"))
+        found = shutil.which("c++", path=environ.get("PATH")) or shutil.which("g++", path=environ.get("PATH"))
         if found is None:
             msg = "cannot find a host C++ compiler (c++ or g++) on PATH; pass -ccbin"
             raise ToolNotFoundError(msg)

@@ -152,6 +152,10 @@ class MccToolchain(Toolchain):
     def include_dirs(self) -> list[Path]:
         return [self.musa.include_dir]
 
+    def cuda_host_compiler(self, parsed: ParsedArgs, environ: Mapping[str, str]) -> str:
+        """mcc compiles a CUDA file's host code itself (clang-based)."""
+        return str(self.musa.mcc)
+
     def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
         before, after = super().host_flags(cache_dir)
         return [CUDA_VERSION_MACRO, *before], after

@@ -550,7 +550,7 @@ class _FileTranslator:
             )
 
 
-_ROCM_MACRO = re.compile(rb"(?:\w*_)?(?:HIP|HIPCC|ROCM)(?:_\w*)?")
+_ROCM_MACRO = re.compile(rb"(?:\w*_)?(?:HIP|HIPCC|HIPBLAS|HIPCUB|HIPRAND|HIPSPARSE|HIPFFT|ROCM|ROCBLAS)(?:_\w*)?")
 _HOST_ISA_MACRO = re.compile(rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX\w*__|SSE\w*__|powerpc\w*__)|_M_(?:X64|IX86|ARM64?)")
 
 

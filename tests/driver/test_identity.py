@@ -95,3 +95,13 @@ def test_passthrough_is_the_real_nvcc(cache_dir: Path, tmp_path: Path, nvcc: str
     ours = [line for line in result.stderr.splitlines() if "torchada" in line]
     assert result.returncode == 0 and "cicc" in result.stderr
     assert len(ours) == 1 and ours[0].startswith("#$ _TORCHADA_BACKEND_=nvcc backend"), ours  # CMake skips #$ NAME=
+
+
+@pytest.mark.parametrize("query", [["-Xcompiler", "--version"], ["-Xcompiler", "-dumpfullversion -dumpversion"]])
+def test_the_host_compiler_query_is_answered_by_the_host_compiler(query: list[str], cache_dir: Path, tmp_path: Path) -> None:
+    """llama.cpp's Makefile and CMakeLists ask ``nvcc .c -Xcompiler --version`` for the CUDA host
+    compiler (nvcc hands the words to it, whatever the input); torchada-nvcc answers the same."""
+    host = subprocess.run(["c++", *query[1].split()], capture_output=True, text=True, check=True).stdout
+    result = run_cli([".c", *query], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == host
