@@ -185,11 +185,17 @@ def _skip_blanks_back(data: bytes, i: int) -> int | None:
     return i
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _with_line_directive(result: Translation, original_path: str) -> Translation:
-    if result.text.startswith(_LINE_DIRECTIVE):
+    """``#line 1 "<original>"`` first, after a UTF-8 byte-order mark (compilers take one only there)."""
+    bom = _BOM if result.text.startswith(_BOM) else b""
+    body = result.text[len(bom) :]
+    if body.startswith(_LINE_DIRECTIVE):
         return result
     quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
-    text = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n' + result.text
+    text = bom + _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n' + body
     return Translation(result.path, result.original, text, result.findings, result.renamed, result.includes)
 
 

@@ -116,7 +116,15 @@ CORPUS = (
         ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
          "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
          "&&", "cmake", "--build", "cmake-build", "-v"),
-        variant="cmake", ci=("loopback", "musa"),
+        variant="cmake",
+    ),
+    Project(
+        "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
+        "CMake", "llama.cpp's CMakeLists.txt: enable_language(CUDA), FindCUDAToolkit's CUDA::cublas, the host compiler asked by `nvcc .c -Xcompiler --version`",
+        ("cmake", "-S", "vendor/llama.cpp", "-B", "cmake-build", "-G", "Ninja", "-DLLAMA_CUBLAS=ON",
+         "-DCMAKE_CUDA_ARCHITECTURES=80", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
+         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "&&", "cmake", "--build", "cmake-build", "-v"),
+        variant="cmake", ci=MODES,
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
@@ -204,13 +212,20 @@ def wheel_toolkit(venv: Path) -> WheelToolkit:
     include_dirs = sorted(d for n in nvidia for d in n.glob("*/include") if d.is_dir())
     library_dirs = sorted(d for n in nvidia for d in n.glob("*/lib") if d.is_dir())
     link_dir = venv / "wheel-link-dir"
-    if not link_dir.is_dir():
-        staging = Path(tempfile.mkdtemp(dir=venv, prefix=".link-"))
-        for library in (p for d in library_dirs for p in d.glob("lib*.so.*")):
-            unversioned = staging / (library.name.partition(".so")[0] + ".so")
-            if not unversioned.exists():
-                unversioned.symlink_to(library)
-        os.rename(staging, link_dir)
+    link_dir.mkdir(exist_ok=True)
+    for library in (p for d in library_dirs for p in d.glob("lib*.so.*")):
+        unversioned = link_dir / (library.name.partition(".so")[0] + ".so")
+        if not unversioned.exists():
+            partial = link_dir / f".{unversioned.name}.{os.getpid()}"
+            partial.symlink_to(library)
+            os.replace(partial, unversioned)
+    stub = link_dir / "libcuda.so"
+    if not stub.exists():
+        # The driver library comes with a GPU's driver, not a wheel; a toolkit links against its stub
+        # (lib64/stubs/libcuda.so), which this machine's runtime-only CUDA lacks: an empty one, likewise.
+        partial = link_dir / f".libcuda.so.{os.getpid()}"
+        subprocess.run(["cc", "-shared", "-x", "c", os.devnull, "-Wl,-soname,libcuda.so.1", "-o", str(partial)], check=True)
+        os.replace(partial, stub)
     return WheelToolkit(include_dirs, library_dirs, link_dir)
 
 

@@ -342,3 +342,15 @@ def test_deprecated_type_properties_member_is_not_renamed() -> None:
     result = translate_source(source.encode(), "k.cpp")
     assert result.text.decode() == source.replace("x.is_cuda()", "x.is_privateuseone()")
     assert [(f.rule, f.column) for f in result.findings] == [("TA1002", 19), ("TA1002", 71)]
+
+
+def test_line_directive_goes_after_a_byte_order_mark(tmp_path: Path) -> None:
+    """llama.cpp's unicode.h starts with a UTF-8 BOM, which a compiler accepts only as the first bytes."""
+    import shutil
+    import subprocess
+
+    result = translate_source(b"\xef\xbb\xbf#pragma once\ncudaStream_t s;\n", "/src/u.h", line_directive="/src/u.h")
+    assert result.text == b'\xef\xbb\xbf#line 1 "/src/u.h"\n#pragma once\nmusaStream_t s;\n'
+    if shutil.which("g++"):
+        (tmp_path / "u.cpp").write_bytes(result.text.replace(b"#pragma once\n", b"").replace(b"musaStream_t", b"int"))
+        subprocess.run(["g++", "-fsyntax-only", str(tmp_path / "u.cpp")], check=True)
