@@ -304,7 +304,8 @@ class BuildResult:
 def _objects(directory: Path) -> tuple[int, int]:
     """Objects under ``directory`` (device-link objects left out), and how many were compiled from a ``.cu``."""
     cuda_stems = {p.stem for p in directory.rglob("*.cu")}
-    objects = [p for p in directory.rglob("*.o") if "dlink" not in p.name]
+    probes = re.compile(r"CMakeFiles/\d[\d.]*/|CMakeFiles/CMakeTmp/|CMakeFiles/CMakeScratch/")  # CMake's own checks
+    objects = [p for p in directory.rglob("*.o") if "dlink" not in p.name and not probes.search(p.as_posix())]
     stems = [p.name.split(".")[0] for p in objects]
     return len(objects), sum(s in cuda_stems for s in stems)
 
