@@ -1,5 +1,6 @@
 """Real projects build unchanged: each corpus sdist built stock, through torchada in loopback, and in the
-MUSA dry-run (``tests/real/corpus.py``). The CI slice runs on every test run; the rest with ``-m real``.
+MUSA dry-run (``tests/real/corpus.py``). ``-m ci_slice`` builds the slice that CI runs on every change
+(``.ci/run``), ``-m real`` every project; the default run builds none (it stays quick).
 The full table, with timings against the stock build, is ``python benchmarks/real_projects.py``."""
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ def _params() -> list[object]:
     params = []
     for project in CORPUS:
         if project.ci:
-            params.append(pytest.param((project, project.ci), id=f"{project.key}-ci"))
+            marks = [pytest.mark.real, pytest.mark.ci_slice]
+            params.append(pytest.param((project, project.ci), id=f"{project.key}-ci", marks=marks))
         if project.ci != MODES:
             params.append(pytest.param((project, MODES), id=project.key, marks=[pytest.mark.real]))
     return params
