@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -41,6 +42,8 @@ SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
 _INVENTORY = "hipify_like/data/inventory/musa_api_inventory.tsv"
 """Where the evidence column's inventory rows are, in the repository."""
+_REFERENCE_NOTES = ("musa_toolchain.md", "musa_inventory.md", "torchada.md")
+"""Notes the evidence column cites by section, kept under ``docs/reference/``."""
 
 
 class UsageError(Exception):
@@ -124,6 +127,8 @@ def list_mappings(name: str, *, as_json: bool) -> int:
             evidence = f"{_INVENTORY}: {found.evidence} ({found.basis})"
         elif evidence == "musa_api_inventory.tsv (absent)":
             evidence = f"absent from {_INVENTORY}"
+        for note in _REFERENCE_NOTES:
+            evidence = re.sub(rf"(?<![\w/.]){re.escape(note)}", f"docs/reference/{note}", evidence)
         rows.append(
             {"cuda": e.cuda, "musa": e.musa, "kind": e.kind.value, "library": e.library,
              "status": e.status.value, "evidence": evidence, "note": e.note}

@@ -240,3 +240,19 @@ def test_the_readme_sample_ports(tmp_path: Path) -> None:
     result = port(SAMPLE / "saxpy.cu", "-o", tmp_path / "saxpy.cu")
     assert result.returncode == 0, result.stderr
     assert "musaMalloc" in (tmp_path / "saxpy.cu").read_text()
+
+
+def test_every_document_the_evidence_cites_is_in_the_repository(capsys) -> None:
+    """``--list-mappings`` evidence names files of this repository (the reference notes under docs/reference)."""
+    import json
+    import re
+    from pathlib import Path
+
+    from hipify_like.cli import main
+
+    assert main(["--list-mappings", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    repo = Path(__file__).resolve().parents[2]
+    cited = {m for row in rows for m in re.findall(r"[\w./-]+\.(?:md|tsv)\b", row["evidence"])}
+    assert "docs/reference/musa_toolchain.md" in cited
+    assert sorted(c for c in cited if not (repo / c).is_file()) == []
