@@ -68,6 +68,9 @@ def write_doc(recorded: dict[str, dict[str, dict]]) -> None:
         "| project | route | stock | loopback | mcc units | host units needing the SDK | findings | time | first error |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    notes = [f"* **{p.key}** ({p.exercises}): {p.note}." for p in corpus.CORPUS if p.note]
+    if notes:
+        rows = [*rows, "", "Not torchada's doing, or left out on purpose:", "", *notes]
     missing = [p.key for p in corpus.CORPUS if p.key not in recorded]
     footer = ["", f"Not run yet: {', '.join(missing)}."] if missing else []
     DOC.write_text("\n".join([*header, *rows, *footer]) + "\n")

@@ -8,7 +8,7 @@ For each project, in one run and from one unpacked, never-edited copy each:
 * ``musa``: the same build on a stand-in MUSA machine (``tests/build/musa_standin.py``), where every CUDA
   unit must reach an ``mcc`` command line. Host compilers are real; a host unit whose *translated* copy
   cannot compile without the MUSA SDK is recorded with its first error and given an empty object, so
-  the build goes on to its other units.
+  the build goes on to its other units; any other failure stays one.
 
 Everything a build writes stays under one work folder; the sdists and the build environment (a venv
 with the CUDA build of torch and this checkout of torchada) are cached under ``TORCHADA_TEST_CACHE``.
@@ -66,6 +66,8 @@ class Project:
 
     variant: str = ""
     """Tells apart two routes of one sdist (``make``)."""
+    note: str = ""
+    """Why a build fails that is not torchada's doing, or what it leaves out."""
 
     @property
     def key(self) -> str:
@@ -87,10 +89,12 @@ CORPUS = (
     Project(
         "warp-rnnt", "0.7.0", "d50d34defc1377856bbf79b854bc2699bb87f5e48d82f5eb0151e610782d98a5",
         "setup.py (ninja)", "warp shuffles with 32-lane warps", SETUP_PY,
+        note="its setup.py refuses to build without a visible GPU (`torch.cuda.is_available()`): no build here, stock or not",
     ),
     Project(
         "grouped-gemm", "0.3.0", "f0555da33a975610e9160f52449082c5e699525524581a0e5f990b14b02676a3",
         "setup.py (ninja)", "cuBLAS (cublasGemmEx), streams", SETUP_PY,
+        note="it compiles with -std=c++17 (for CUTLASS), which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
     ),
     Project(
         "nerfacc", "0.5.3", "01850cbbd71b6aeab059cbfb695755f8b6604f3fdfe48c44925b4b97c0c324db",
@@ -104,6 +108,7 @@ CORPUS = (
         ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
          "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
          "&&", "cmake", "--build", "cmake-build", "-v"),
+        note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
     ),
     Project(
         "causal-conv1d", "1.7.0", "3202758494eaa7b597ce1c282dfa188889506bfcb92cad3c407d26736bfcd32b",
@@ -117,6 +122,7 @@ CORPUS = (
          "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
          "&&", "cmake", "--build", "cmake-build", "-v"),
         variant="cmake",
+        note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
@@ -131,7 +137,7 @@ CORPUS = (
         "Makefile", "llama.cpp's own Makefile (NVCC=…): one 10k-line CUDA file, cuBLAS, warp shuffles, __dp4a",
         ("make", "-C", "vendor/llama.cpp", "LLAMA_CUBLAS=1", "CUDA_DOCKER_ARCH=sm_80", "LLAMA_CUDA_NVCC={nvcc}",
          "ggml.o", "ggml-cuda.o", "llama.o"),
-        variant="make",
+        variant="make", note="objects only: linking libllama.so needs the CUDA driver library (-lcuda), which this machine lacks",
     ),
 )  # fmt: skip
 
@@ -231,15 +237,15 @@ def wheel_toolkit(venv: Path) -> WheelToolkit:
 
 HOST_COMPILER = '''#!{python}
 """Stand-in host compiler for MUSA dry-runs: the real {real}, except that a translated unit that cannot
-compile without the MUSA SDK is recorded with its first error and gets an empty object."""
+compile without the MUSA SDK (its first error: a header not found) is recorded and gets an empty object."""
 import json, os, subprocess, sys
 
 argv = sys.argv[1:]
 done = subprocess.run(["{real}", *argv], capture_output=True, text=True)
 cache = os.environ["TORCHADA_CACHE_DIR"]
 sources = [a for a in argv if a.endswith((".c", ".cc", ".cpp", ".cxx")) and os.path.realpath(a).startswith(cache)]
-if done.returncode != 0 and "-c" in argv and sources:
-    error = next((l for l in done.stderr.splitlines() if "error" in l), done.stderr.strip()[:300])
+error = next((l for l in done.stderr.splitlines() if "error" in l), "")
+if done.returncode != 0 and "-c" in argv and sources and "No such file or directory" in error:
     with open(os.environ["STANDIN_HOST_LOG"], "a") as log:
         log.write(json.dumps({{"source": sources[0], "error": error}}) + "\\n")
     out = argv[argv.index("-o") + 1] if "-o" in argv else os.path.splitext(os.path.basename(sources[0]))[0] + ".o"
