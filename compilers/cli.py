@@ -45,16 +45,17 @@ _TOOL_OPTIONS = frozenset(
 def _asks_version(argv: Sequence[str]) -> bool:
     return any(word in _VERSION and (i == 0 or argv[i - 1] not in _TOOL_OPTIONS) for i, word in enumerate(argv))
 
-_HOST_QUERIES = frozenset({"--version", "-v", "-dumpversion", "-dumpfullversion", "-dumpmachine"})
+_HOST_QUERIES = frozenset({"--version", "-dumpversion", "-dumpfullversion", "-dumpmachine"})
 
 
 def _host_compiler_query(parsed: ParsedArgs) -> list[str]:
-    """``nvcc .c -Xcompiler --version`` (or ``-dumpfullversion``): the host compiler's answer is what
-    nvcc prints, whatever the input; the words to ask it, or none for any other command line."""
+    """``nvcc .c -Xcompiler --version`` (or ``-dumpfullversion``), with no real input: the host
+    compiler's answer is what nvcc prints; the words to ask it, or none for any other command line."""
     from .toolchain import host_compiler_words
 
     words = host_compiler_words(parsed)
-    return words if words and all(w in _HOST_QUERIES for w in words) else []
+    asks = words and all(w in _HOST_QUERIES for w in words)
+    return words if asks and not any(os.path.exists(i) for i in parsed.inputs) else []
 
 
 def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:

@@ -57,7 +57,8 @@ class Project:
     build: tuple[str, ...]
     """The build command, run in the unpacked sdist; ``{python}``, ``{torch_cmake}``, ``{nvcc}``
     (``nvcc``, or torchada-nvcc where the build goes through torchada) and ``{jit_script}`` (a script
-    holding :attr:`jit`) are filled in."""
+    holding :attr:`jit`) are filled in, and ``{cmake_toolchain}`` in :attr:`env` (empty, or
+    `` -DCMAKE_TOOLCHAIN_FILE=…`` where the build goes through torchada)."""
     jit: str = ""
     """For ``load()`` projects: the Python code that triggers the project's own JIT build."""
     env: Mapping[str, str] = field(default_factory=dict)
@@ -131,6 +132,13 @@ CORPUS = (
          "-DCMAKE_CUDA_ARCHITECTURES=80", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "&&", "cmake", "--build", "cmake-build", "-v"),
         variant="cmake", ci=MODES,
+    ),
+    Project(
+        "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
+        "scikit-build-core", "`pip wheel .` as its README says, CMake options in CMAKE_ARGS; llava's shared library too",
+        ("{python}", "-m", "pip", "wheel", ".", "--no-deps", "-w", "dist", "-Cbuild-dir=skbuild"),
+        env={"CMAKE_ARGS": "-DLLAMA_CUBLAS=on -DCMAKE_CUDA_ARCHITECTURES=80{cmake_toolchain}"},
+        variant="skbuild",
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
@@ -227,12 +235,25 @@ def wheel_toolkit(venv: Path) -> WheelToolkit:
             os.replace(partial, unversioned)
     stub = link_dir / "libcuda.so"
     if not stub.exists():
-        # The driver library comes with a GPU's driver, not a wheel; a toolkit links against its stub
-        # (lib64/stubs/libcuda.so), which this machine's runtime-only CUDA lacks: an empty one, likewise.
-        partial = link_dir / f".libcuda.so.{os.getpid()}"
-        subprocess.run(["cc", "-shared", "-x", "c", os.devnull, "-Wl,-soname,libcuda.so.1", "-o", str(partial)], check=True)
-        os.replace(partial, stub)
+        _driver_stub(stub)
     return WheelToolkit(include_dirs, library_dirs, link_dir)
+
+
+def _driver_stub(target: Path) -> None:
+    """A link stub of the CUDA driver library, as a toolkit's ``lib64/stubs/libcuda.so`` is: the driver
+    comes with a GPU's driver, not a wheel, and this machine's runtime-only CUDA has no stub. Each function
+    ``cuda.h`` declares (its symbol names as the preprocessor leaves them: ``cuMemAlloc_v2``) returns
+    CUDA_ERROR_STUB_LIBRARY (34), so a program linked against it fails cleanly if it is ever run."""
+    header = subprocess.run(
+        ["cc", "-E", "-x", "c", "-I/usr/local/cuda/include", "-"], input="#include <cuda.h>\n",
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    names = sorted(set(re.findall(r"\bCUresult\s+(cu\w+)\s*\(", header)))
+    source = "".join(f"int {name}(void) {{ return 34; }}\n" for name in names)
+    partial = target.with_name(f".{target.name}.{os.getpid()}")
+    subprocess.run(["cc", "-shared", "-fPIC", "-x", "c", "-", "-Wl,-soname,libcuda.so.1", "-o", str(partial)],
+                   input=source, text=True, check=True)  # fmt: skip
+    os.replace(partial, target)
 
 
 HOST_COMPILER = '''#!{python}
@@ -332,7 +353,7 @@ def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
     """The build command as the project documents it; through torchada for ``loopback`` and ``musa``."""
     words = [w.format(**fill) for w in project.build]
     if mode != "stock":
-        if words[0] == fill["python"]:  # setup.py or a script that triggers load()
+        if words[0] == fill["python"] and words[1].endswith(".py"):  # setup.py or a script that triggers load()
             words[1:1] = ["-m", "torchada_build"]
         elif words[0] == "cmake":
             words.insert(1, f"-DCMAKE_TOOLCHAIN_FILE={fill['toolchain']}")
@@ -346,7 +367,6 @@ def _environment(project: Project, mode: str, work: Path, venv: Path, musa_stand
     for name in ("CC", "CXX", "CUDACXX", "PYTHONPATH", "VIRTUAL_ENV", "CPATH", "LIBRARY_PATH"):
         env.pop(name, None)
     wheels = wheel_toolkit(venv)
-    env.update(project.env)
     env.update(
         PATH=os.pathsep.join([str(venv / "bin"), "/usr/local/cuda/bin", env.get("PATH", "")]),
         CUDA_HOME="/usr/local/cuda",
@@ -387,8 +407,10 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
     nvcc = "nvcc" if mode == "stock" else str(venv / "bin" / "torchada-nvcc")
     fill = {"python": python, "jit_script": str(work / "jit_build.py"), "toolchain": "", "nvcc": nvcc}
     fill["torch_cmake"] = _output([python, "-c", "import torch.utils; print(torch.utils.cmake_prefix_path)"], env)
-    if mode != "stock" and project.build[0] == "cmake":
+    if mode != "stock":
         fill["toolchain"] = _output([python, "-m", "torchada_build", "--toolchain"], env)
+    fill["cmake_toolchain"] = f" -DCMAKE_TOOLCHAIN_FILE={fill['toolchain']}" if fill["toolchain"] else ""
+    env.update({name: value.format(**fill) for name, value in project.env.items()})
     if project.jit:
         Path(fill["jit_script"]).write_text("import os, sys\nsys.path.insert(0, os.getcwd())\n" + project.jit)
     command = _command(project, mode, fill)
