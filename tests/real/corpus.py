@@ -102,6 +102,7 @@ CORPUS = (
         "load()", "JIT op builder (torch.utils.cpp_extension.load at import), cub scans",
         ("{python}", "{jit_script}"),
         jit="import nerfacc.cuda._backend as backend\nassert backend._C is not None, 'nerfacc did not build'\n",
+        note="its utils_math.cuh declares lerp(float, float, float), which clashes with C++20's std::lerp, and torch 2.14 builds extensions as C++20: the stock build fails alike",
     ),
     Project(
         "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
@@ -296,7 +297,10 @@ def host_compiler_standins(directory: Path) -> Path:
 # -- one build ----------------------------------------------------------------------------------------
 
 FINDING = re.compile(r"^(?P<where>\S+?:\d+:\d+): (?:warning|error): .*\[(?P<id>TA\d{4})\]$", re.MULTILINE)
-ERROR = re.compile(r"(?:error:|error :|fatal :|fatal error|Error \d+|CMake Error|ModuleNotFoundError|ImportError)")
+COMPILER_ERROR = re.compile(r"(?:\berror:|error :|fatal :|fatal error|CMake Error|undefined reference)")
+OTHER_ERROR = re.compile(r"(?:\b\w+(?:Error|Exception)\b|Error \d+)")
+"""A build's first error: a compiler's or CMake's, else the first exception (a caught ImportError that
+a JIT loader prints on its way to building is not it)."""
 
 
 @dataclass
@@ -338,10 +342,12 @@ def _objects(directory: Path) -> tuple[int, int]:
 
 
 def _first_error(output: str) -> str:
-    for line in output.splitlines():
-        if ERROR.search(line):
+    lines = output.splitlines()
+    for pattern in (COMPILER_ERROR, OTHER_ERROR):
+        line = next((line for line in lines if pattern.search(line)), None)
+        if line is not None:
             return line.strip()[:400]
-    return output.strip().splitlines()[-1][:400] if output.strip() else ""
+    return lines[-1][:400] if lines else ""
 
 
 def _findings(output: str) -> dict[str, int]:
