@@ -74,6 +74,9 @@ def test_loopback_builds_every_unit(built: dict[str, BuildResult]) -> None:
 
 
 def test_every_cuda_unit_reaches_mcc(built: dict[str, BuildResult]) -> None:
+    if "musa" not in built:
+        pytest.skip("this project's slice has no MUSA dry-run (its note in tests/real/corpus.py says why)")
     musa = built["musa"]
+    assert musa.ok, f"{musa.first_error}\n{musa.log[-4000:]}"
     assert musa.refused_options == []
     assert musa.mcc_units == expected_units(built)[1], f"{musa.first_error}\n{musa.log[-4000:]}"
