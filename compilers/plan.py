@@ -40,7 +40,7 @@ HANDLED_BY_PLAN = frozenset(
         # the command line itself (parse.py, cli.py)
         "--options-file", "--forward-unknown-to-host-compiler", "--forward-unknown-to-host-linker",
         "--forward-unknown-opts", "--dryrun", "--verbose", "--help", "--version", "--list-gpu-arch",
-        "--list-gpu-code", "--torchada-backend", "--compiler-bindir",
+        "--list-gpu-code", "--torchada-backend", "--compiler-bindir", "--torchada-no-line-markers",
     }
 )  # fmt: skip
 """Options the planner, the request model or the CLI act on, rather than a toolchain's flag renderer."""
@@ -104,7 +104,13 @@ def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: In
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
         step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)
-        return [*jobs, Job(JobKind.PREPROCESS, tuple(toolchain.compile_argv(ctx, step)))]
+        preprocess = Job(JobKind.PREPROCESS, tuple(toolchain.compile_argv(ctx, step)))
+        if deps.mode is DependencyMode.NONE:
+            return [*jobs, preprocess]
+        # -E with -MD/-MMD (nvcc refuses it; gcc writes the rule while preprocessing, and sccache asks
+        # for it): the rule comes from a dependencies-only job, as for -M.
+        jobs += _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
+        return [*jobs, preprocess]
     if request.phase is Phase.DEVICE_ONLY:
         step = CompileStep(source, unit, CompileMode.DEVICE_ONLY, request.output)
         return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)))]
@@ -112,18 +118,27 @@ def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: In
         assert obj is not None
         step = CompileStep(source, unit, CompileMode.COMPILE, obj)
         return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
-    temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
     if deps.mode is DependencyMode.ONLY:
-        target = request.dependency_target(source)
-        step = CompileStep(source, unit, CompileMode.DEPENDENCIES, None, temporary, target, deps.system)
-        final = deps.file
-        jobs.append(Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step))))
-    else:
+        return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
+    assert obj is not None
+    return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.COMPILE, obj)
+
+
+def _dependency_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: Input, unit: CachedUnit,
+                     mode: CompileMode, obj: str | None) -> list[Job]:  # fmt: skip
+    """The job that writes a dependency rule to a temporary file (a ``-M`` run, or the compile with
+    ``-MD``), then the filter job that writes it where asked, naming the original files."""
+    request, deps = ctx.request, ctx.request.dependencies
+    temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
+    target = request.dependency_target(source)
+    step = CompileStep(source, unit, mode, obj, temporary, target, deps.system)
+    if mode is CompileMode.COMPILE:
         assert obj is not None
-        target = request.dependency_target(source)
-        step = CompileStep(source, unit, CompileMode.COMPILE, obj, temporary, target, deps.system)
         final = request.depfile_for(source)
-        jobs.append(Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,)))
+        jobs = [Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
+    else:
+        final = deps.file if deps.mode is DependencyMode.ONLY else request.depfile_for(source)
+        jobs = [Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step)))]
     display = f"-- Filter Dependencies -- > {final}" if final else "-- Filter Dependencies --"
     filter_job = Job(
         JobKind.FILTER_DEPENDENCIES,

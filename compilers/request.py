@@ -172,9 +172,6 @@ def _dependencies(parsed: ParsedArgs, phase: Phase, output: str | None) -> Depen
     with_compile = parsed.has("--generate-dependencies-with-compile") or parsed.has(
         "--generate-nonsystem-dependencies-with-compile"
     )
-    if with_compile and parsed.has("--preprocess"):
-        msg = "'-MD'/'-MMD' is not supported when '-E' is also specified"
-        raise UsageError(msg)
     if not (only or with_compile):
         return Dependencies(DependencyMode.NONE)
     nonsystem = parsed.has("--generate-nonsystem-dependencies") or parsed.has(

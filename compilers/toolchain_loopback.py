@@ -50,7 +50,7 @@ OWNED = frozenset(
         "--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir", "--clean-targets",
         "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--cudart",
         "--cudadevrt", "--archive-options", "--archiver-binary", "--no-device-link",
-        "--help", "--version", "--list-gpu-arch", "--list-gpu-code",
+        "--help", "--version", "--list-gpu-arch", "--list-gpu-code", "--torchada-no-line-markers",
     }
 )  # fmt: skip
 """Options the driver renders itself (or gives to the link, archive or device-link job) rather
@@ -234,7 +234,7 @@ def _language_flags(step: CompileStep) -> list[str]:
 
 def _mode_flags(ctx: BuildContext, step: CompileStep) -> list[str]:
     if step.mode is CompileMode.PREPROCESS:
-        return ["-E"]
+        return ["-E", "-Xcompiler=-P"] if ctx.parsed.has("--torchada-no-line-markers") else ["-E"]
     if step.mode is CompileMode.DEVICE_ONLY:
         phase = next(a for a in ctx.parsed.args if a.canonical in DEVICE_ONLY_OPTIONS)
         return list(phase.spelling)

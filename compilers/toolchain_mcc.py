@@ -239,7 +239,7 @@ class MccToolchain(Toolchain):
             argv = [self.host_compiler(ctx), "-x", language, CUDA_VERSION_MACRO]
         argv += self._flags(ctx, step.unit, device=device)
         argv += [f"-I{self.musa.include_dir}"]
-        argv += _mode_flags(step, device)
+        argv += _mode_flags(ctx, step, device)
         return self.finish_compile(ctx, step, argv)
 
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
@@ -256,11 +256,12 @@ class MccToolchain(Toolchain):
         return ctx.request.rdc and not ctx.parsed.has("--no-device-link")
 
 
-def _mode_flags(step: CompileStep, device: bool) -> list[str]:
+def _mode_flags(ctx: BuildContext, step: CompileStep, device: bool) -> list[str]:
     """``-c``/``-E``/``-M`` and the dependency flags (written to a temporary file the driver rewrites)."""
     if step.mode is CompileMode.PREPROCESS:
         # nvcc preprocesses a .cu in its device pass; clang's spelling (unverified for mcc).
-        return ["-E", "--cuda-device-only"] if device else ["-E"]
+        flags = ["-E", "--cuda-device-only"] if device else ["-E"]
+        return [*flags, "-P"] if ctx.parsed.has("--torchada-no-line-markers") else flags
     flags = dependency_flags(step)
     if step.mode is CompileMode.COMPILE:
         flags.append("-c")

