@@ -3,7 +3,8 @@
 An ``#include`` names a project header when it resolves (quoted: next to the including file first,
 then the include directories; angled: the include directories) to an existing file that
 ``is_project_path`` accepts. By default every path outside the Python installation and the usual
-system trees (``/usr``, ``/opt``, the CUDA and MUSA homes) is the project's. Those headers keep their
+system trees (``/usr``, ``/opt``, the CUDA and MUSA homes) is the project's, and so is every installed
+package's but the platform's (:data:`PLATFORM_PACKAGES`: torch, the CUDA wheels). Those headers keep their
 names and are translated too, so the translated tree resolves the same includes.
 
     >>> unit = translate_unit(Path("csrc/kernel.cu"), include_dirs=[Path("csrc/include")])
@@ -23,7 +24,13 @@ from .findings import Finding
 from .tables import Tables, get_tables
 from .translate import Translation, translate_source
 
-__all__ = ["Unit", "is_system_path", "system_roots", "translate_unit"]
+__all__ = ["PLATFORM_PACKAGES", "Unit", "is_system_path", "system_roots", "translate_unit"]
+
+
+PLATFORM_PACKAGES = frozenset({"torch", "torch_musa", "nvidia", "triton", "cuda", "pybind11"})
+"""The installed packages whose headers are the platform's (torch's, the CUDA wheels', pybind11's):
+never translated. Every other package's headers are code to port, as a JIT library's kernels are
+(FlashInfer's ``data/include``, DeepSpeed's ``ops/csrc``, TVM-FFI's CUDA helpers)."""
 
 
 def system_roots() -> tuple[Path, ...]:
@@ -36,7 +43,12 @@ def system_roots() -> tuple[Path, ...]:
 
 
 def is_system_path(path: Path, roots: Sequence[Path] | None = None) -> bool:
+    """Under a system root, except inside an installed package that is not one of the platform's."""
     real = Path(os.path.realpath(path))
+    for marker in ("site-packages", "dist-packages"):
+        if marker in real.parts[:-1]:
+            package = real.parts[real.parts.index(marker) + 1]
+            return package.partition(".")[0] in PLATFORM_PACKAGES
     return any(real.is_relative_to(root) for root in (roots if roots is not None else system_roots()))
 
 

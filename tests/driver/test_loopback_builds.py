@@ -173,3 +173,17 @@ def test_half_operator_switch_reaches_cuda_headers(tmp_path: Path, cache_dir: Pa
     ported = run_cli([*flags, "-c", "lt.cu", "-o", "ported.o"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
     assert (stock.returncode == 0) is (not flags)  # without operators, __half has no operator<
     assert ported.returncode == stock.returncode, ported.stderr
+
+
+def test_a_macro_a_cuda_header_defines_is_aliased_after_it(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:
+    """``__CUDA_ALIGN__`` comes from a header (``cuda_fp8.hpp`` leaves it defined), not the compiler, so its
+    MUSA name must be aliased once that header is in: FlashInfer's ``struct __CUDA_ALIGN__(8) ...`` did
+    not parse in loopback."""
+    (tmp_path / "packed.cuh").write_text("#pragma once\n#include <cuda_fp8.h>\n"
+                                         "typedef struct __CUDA_ALIGN__(8) { __nv_fp8_e4m3 a[8]; } fp8_8;\n")  # fmt: skip
+    (tmp_path / "k.cu").write_text('#include "packed.cuh"\n__global__ void k(fp8_8* x) { x->a[0] = x->a[1]; }\n'
+                                   "static_assert(alignof(fp8_8) == 8, \"\");\n")  # fmt: skip
+    stock = subprocess.run([nvcc, "-c", "k.cu", "-o", "stock.o"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert stock.returncode == 0, stock.stderr
+    result = run_cli(["-c", "k.cu", "-o", "k.o"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr

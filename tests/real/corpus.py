@@ -194,14 +194,20 @@ def unpack(sdist: Path, destination: Path) -> Path:
 
 def build_venv() -> Path:
     """A venv with the CUDA build of torch and this checkout of torchada (installed editable, each session)."""
-    venv = CACHE / f"build-venv-{CUDA_TORCH.replace('==', '-')}"
+    return cached_venv(f"build-venv-{CUDA_TORCH.replace('==', '-')}", BUILD_REQUIREMENTS)
+
+
+def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
+    """``CACHE/name``: a venv with ``requirements`` (made again when they change) and this checkout of
+    torchada, installed editable each session."""
+    venv = CACHE / name
     python = venv / "bin" / "python"
     stamp = venv / ".requirements"
-    wanted = "\n".join(BUILD_REQUIREMENTS)
+    wanted = "\n".join(requirements)
     if not (python.exists() and stamp.is_file() and stamp.read_text() == wanted):
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        _pip(python, "install", "--quiet", *BUILD_REQUIREMENTS)
+        _pip(python, "install", "--quiet", *requirements)
         stamp.write_text(wanted)
     _pip(python, "install", "--quiet", "--no-deps", "--no-build-isolation", "--editable", str(REPO))
     return venv
@@ -367,7 +373,7 @@ def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
     return " ".join(w if w == "&&" else shlex.quote(w) for w in words)
 
 
-def _environment(project: Project, mode: str, work: Path, venv: Path, musa_standin: Path | None) -> dict[str, str]:
+def build_environment(mode: str, work: Path, venv: Path, musa_standin: Path | None) -> dict[str, str]:
     """This process's environment less what would change a build, plus the mode's settings."""
     cleared = ("TORCHADA_", "TORCH_", "MUSA_", "NVCC_", "PYTEST_", "CMAKE_", "CUDA")
     env = {k: v for k, v in os.environ.items() if not k.startswith(cleared)}
@@ -409,7 +415,7 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
     """Build ``project`` once in ``mode`` from a fresh copy of its sdist under ``work/mode``."""
     work = work / mode
     source = unpack(fetch_sdist(project), work / "src")
-    env = _environment(project, mode, work, venv, musa_standin)
+    env = build_environment(mode, work, venv, musa_standin)
     python = str(venv / "bin" / "python")
     nvcc = "nvcc" if mode == "stock" else str(venv / "bin" / "torchada-nvcc")
     fill = {"python": python, "jit_script": str(work / "jit_build.py"), "toolchain": "", "nvcc": nvcc}

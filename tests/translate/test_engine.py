@@ -354,3 +354,23 @@ def test_line_directive_goes_after_a_byte_order_mark(tmp_path: Path) -> None:
     if shutil.which("g++"):
         (tmp_path / "u.cpp").write_bytes(result.text.replace(b"#pragma once\n", b"").replace(b"musaStream_t", b"int"))
         subprocess.run(["g++", "-fsyntax-only", str(tmp_path / "u.cpp")], check=True)
+
+
+def test_installed_packages_headers_are_ported_unless_they_are_the_platforms(tmp_path: Path) -> None:
+    """A JIT library's kernels and headers live in site-packages (FlashInfer's ``data/include``); they
+    are code to port. torch's and the CUDA wheels' headers are the platform's and stay as they are."""
+    from hipify_like.unit import translate_unit
+
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    for relative in ("flashinfer/data/include/norm.cuh", "torch/include/ATen/cuda/CUDAContext.h",
+                     "nvidia/cu13/include/cublas_v2.h"):  # fmt: skip
+        (site / relative).parent.mkdir(parents=True, exist_ok=True)
+        (site / relative).write_text("#pragma once\ncudaStream_t s;\n")
+    main = site / "flashinfer" / "data" / "csrc" / "norm.cu"
+    main.parent.mkdir(parents=True)
+    main.write_text("#include <norm.cuh>\n#include <ATen/cuda/CUDAContext.h>\n#include <cublas_v2.h>\n")
+    include_dirs = [site / "flashinfer" / "data" / "include", site / "torch" / "include", site / "nvidia" / "cu13" / "include"]
+    unit = translate_unit(main, include_dirs=include_dirs, is_project_path=None)
+    translated = {Path(f.path).name: f for f in unit.files}
+    assert set(translated) == {"norm.cu", "norm.cuh"}
+    assert b"musaStream_t" in translated["norm.cuh"].text
