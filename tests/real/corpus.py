@@ -197,17 +197,20 @@ def build_venv() -> Path:
     return cached_venv(f"build-venv-{CUDA_TORCH.replace('==', '-')}", BUILD_REQUIREMENTS)
 
 
-def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
-    """``CACHE/name``: a venv with ``requirements`` (made again when they change) and this checkout of
+def cached_venv(name: str, requirements: tuple[str, ...], built_against: tuple[str, ...] = ()) -> Path:
+    """``CACHE/name``: a venv with ``requirements``, then ``built_against`` (sdists whose ``setup.py``
+    imports torch, built without isolation), made again when either changes; and this checkout of
     torchada, installed editable each session."""
     venv = CACHE / name
     python = venv / "bin" / "python"
     stamp = venv / ".requirements"
-    wanted = "\n".join(requirements)
+    wanted = "\n".join((*requirements, *built_against))
     if not (python.exists() and stamp.is_file() and stamp.read_text() == wanted):
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         _pip(python, "install", "--quiet", *requirements)
+        if built_against:
+            _pip(python, "install", "--quiet", "--no-build-isolation", *built_against)
         stamp.write_text(wanted)
     _pip(python, "install", "--quiet", "--no-deps", "--no-build-isolation", "--editable", str(REPO))
     return venv

@@ -1,9 +1,13 @@
-"""JIT kernel libraries, unchanged and pinned, in a venv of their own with the CUDA build of torch:
-FlashInfer's JIT build of its norm module, stock (the real nvcc), in loopback and in the MUSA dry-run
-(the stand-in SDK), each with torchada-nvcc found the way FlashInfer finds nvcc (``CUDA_HOME``).
+"""JIT kernel libraries, unchanged and pinned, in a venv of their own with the CUDA build of torch,
+each stock (the real nvcc), in loopback and in the MUSA dry-run (the stand-in SDK), with torchada-nvcc
+found the way the library finds nvcc (``CUDA_HOME``):
 
-Without a GPU FlashInfer cannot pick an architecture, so ``FLASHINFER_CUDA_ARCH_LIST`` names one; it
-builds but cannot load its module (that needs the driver). Opt-in (``-m real``): the venv is about 6 GB.
+* FlashInfer's JIT build of its norm module. Without a GPU it cannot pick an architecture, so
+  ``FLASHINFER_CUDA_ARCH_LIST`` names one; it builds but cannot load the module (that needs the driver).
+* DeepSpeed's op builder for FusedAdam (torch's ``load()`` underneath, so torchada's hook runs it);
+  ``DS_ACCELERATOR=cuda``, since without a GPU DeepSpeed picks its CPU accelerator.
+
+Opt-in (``-m real``): the venv is about 7 GB.
 """
 
 from __future__ import annotations
@@ -19,34 +23,42 @@ from musa_standin import make_musa_standin, read_mcc_calls
 pytestmark = [pytest.mark.real, pytest.mark.network, pytest.mark.nvcc, pytest.mark.slow]
 
 FLASHINFER = "flashinfer-python==0.7.4"
-SCRIPT = REPO / "tests" / "packages" / "jit_libraries" / "flashinfer_norm.py"
+DEEPSPEED = "deepspeed==0.19.8"
+SCRIPTS = REPO / "tests" / "packages" / "jit_libraries"
 
 
 @pytest.fixture(scope="module")
-def flashinfer_venv() -> Path:
+def jit_venv() -> Path:
     try:
-        return cached_venv(f"jit-venv-{FLASHINFER.replace('==', '-')}", (*BUILD_REQUIREMENTS, FLASHINFER))
+        return cached_venv("jit-venv", (*BUILD_REQUIREMENTS, FLASHINFER), built_against=(DEEPSPEED,))
     except RuntimeError as error:
-        pytest.skip(f"cannot install {FLASHINFER}: {error}")
+        pytest.skip(f"cannot install {FLASHINFER} and {DEEPSPEED}: {error}")
 
 
-def _build(mode: str, work: Path, venv: Path) -> tuple[str, list[Path]]:
+def _run(script: str, mode: str, work: Path, venv: Path) -> str:
+    """``script`` run as a user would in ``mode`` (through torchada's hook unless stock); its output."""
     standin = make_musa_standin(work / "musa-standin") if mode == "musa" else None
     env = build_environment(mode, work, venv, standin.home.parent if standin else None)
-    env.update(FLASHINFER_CUDA_ARCH_LIST=CUDA_ARCH, FLASHINFER_WORKSPACE_BASE=str(work / "flashinfer"))
+    env.update(FLASHINFER_CUDA_ARCH_LIST=CUDA_ARCH, FLASHINFER_WORKSPACE_BASE=str(work / "flashinfer"),
+               DS_ACCELERATOR="cuda")  # fmt: skip
     python = str(venv / "bin" / "python")
+    hook = [] if mode == "stock" else ["-m", "torchada_build"]
     if mode != "stock":
         env["CUDA_HOME"] = subprocess.run([python, "-m", "torchada_build", "--cuda-home"], env=env, text=True,
                                           capture_output=True, check=True).stdout.strip()  # fmt: skip
-    done = subprocess.run([python, str(SCRIPT)], env=env, cwd=work, capture_output=True, text=True, check=False)
-    output = done.stdout + done.stderr
-    objects = sorted((work / "flashinfer").rglob("*.cuda.o"))
-    return output, objects
+    done = subprocess.run([python, *hook, str(SCRIPTS / script)], env=env, cwd=work, capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def _build(mode: str, work: Path, venv: Path) -> tuple[str, list[Path]]:
+    output = _run("flashinfer_norm.py", mode, work, venv)
+    return output, sorted((work / "flashinfer").rglob("*.cuda.o"))
 
 
 @pytest.mark.parametrize("mode", ["stock", "loopback"])
-def test_flashinfer_norm_module_builds(tmp_path: Path, flashinfer_venv: Path, mode: str) -> None:
-    output, objects = _build(mode, tmp_path, flashinfer_venv)
+def test_flashinfer_norm_module_builds(tmp_path: Path, jit_venv: Path, mode: str) -> None:
+    output, objects = _build(mode, tmp_path, jit_venv)
     assert any(line.startswith("BUILT ") for line in output.splitlines()), output[-6000:]
     assert [o.name for o in objects] == ["csrc_flashinfer_norm_binding.cuda.o", "csrc_norm.cuda.o"], output[-3000:]
     if mode == "loopback":
@@ -54,10 +66,23 @@ def test_flashinfer_norm_module_builds(tmp_path: Path, flashinfer_venv: Path, mo
         assert copies and all(b"musaStream_t" in p.read_bytes() for p in copies), copies
 
 
-def test_flashinfer_norm_module_in_musa_dry_run(tmp_path: Path, flashinfer_venv: Path) -> None:
-    output, _ = _build("musa", tmp_path, flashinfer_venv)
+def test_flashinfer_norm_module_in_musa_dry_run(tmp_path: Path, jit_venv: Path) -> None:
+    output, _ = _build("musa", tmp_path, jit_venv)
     compiles = [argv for argv in read_mcc_calls(tmp_path / "mcc.log") if "-c" in argv]
     assert sorted(Path(a[a.index("-c") + 1]).name for a in compiles) == ["flashinfer_norm_binding.cu", "norm.cu"], output[-6000:]
     for argv in compiles:
         assert argv[argv.index("-x") + 1] == "musa" and "--offload-arch=mp_22" in argv
         assert "/units/" in argv[argv.index("-c") + 1]
+
+
+@pytest.mark.parametrize("mode", ["stock", "loopback", "musa"])
+def test_deepspeed_fused_adam_op_builder(tmp_path: Path, jit_venv: Path, mode: str) -> None:
+    output = _run("deepspeed_fused_adam.py", mode, tmp_path, jit_venv)
+    expected = "LOAD_ERROR" if mode == "musa" else "LOADED"  # the stand-in's objects are empty
+    assert any(line.split(" ")[0] == expected for line in output.splitlines()), output[-6000:]
+    if mode == "loopback":
+        copies = list((tmp_path / "torchada-cache" / "units").rglob("multi_tensor_apply.cuh"))
+        assert copies and all(b"musaStream" in p.read_bytes() or b"MUSA" in p.read_bytes() for p in copies), copies
+    if mode == "musa":
+        compiles = [argv for argv in read_mcc_calls(tmp_path / "mcc.log") if "-c" in argv]
+        assert [Path(a[a.index("-c") + 1]).name for a in compiles] == ["multi_tensor_adam.cu"], output[-6000:]
