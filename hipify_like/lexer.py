@@ -10,6 +10,9 @@ Several files can be lexed in one call (:func:`lex_many`): they are joined into 
 file whose last token runs into the next file (an unterminated comment or raw string) is lexed again
 on its own.
 
+Consecutive line splices are lexed as one: clang's lexer recurses once per splice, and tens of
+thousands in a row overflow its stack (the offsets are mapped back to the original bytes).
+
 Tokens are kept as three parallel lists read straight from libclang's token array, so the cost per
 token is a few machine words, not a Python object.
 """
@@ -35,7 +38,10 @@ _VIRTUAL_PATH = "/__torchada__/lex.cpp"
 _ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
-_SPLICE = re.compile(rb"(?:\\\r?\n)+")
+_SPLICE = re.compile(rb"(?:\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r))+")
+"""A run of line splices as clang reads them: a backslash, optional blanks, a newline (``\\r\\n``,
+``\\n\\r``, ``\\n`` or ``\\r``)."""
+_ONE_SPLICE = re.compile(rb"\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r)")
 _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 
@@ -90,6 +96,53 @@ def _libclang() -> tuple[Any, Any]:
 
 def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     """Lex ``buffer``; return the kinds, byte offsets and byte lengths of its tokens."""
+    squeezed, runs = _squeeze_splices(buffer)
+    kinds, starts, lengths = _lex_squeezed(squeezed)
+    _strip_leading_splices(squeezed, starts, lengths)
+    if runs.at:
+        ends = [runs.original(s + n, end=True) for s, n in zip(starts, lengths, strict=True)]
+        starts = [runs.original(s) for s in starts]
+        lengths = [e - s for s, e in zip(starts, ends, strict=True)]
+    return kinds, starts, lengths
+
+
+@dataclass(frozen=True, slots=True)
+class _SqueezedRuns:
+    """Where :func:`_squeeze_splices` removed bytes: at each ``at`` offset of the squeezed buffer (the
+    splice kept from a run), the bytes removed before it in total, ``removed``."""
+
+    at: list[int]
+    removed: list[int]
+
+    def original(self, offset: int, end: bool = False) -> int:
+        """The original offset of squeezed ``offset``; an ``end`` offset at a kept splice stays before it."""
+        i = (bisect.bisect_left if end else bisect.bisect_right)(self.at, offset)
+        return offset + (self.removed[i - 1] if i else 0)
+
+
+def _squeeze_splices(buffer: bytes) -> tuple[bytes, _SqueezedRuns]:
+    """``buffer`` with each run of consecutive line splices cut to its last splice (the same source
+    to a compiler, which deletes them all), and where bytes were removed."""
+    runs = _SqueezedRuns([], [])
+    pieces = []
+    position = removed = 0
+    for run in _SPLICE.finditer(buffer):
+        last = buffer.rfind(b"\\", run.start(), run.end())  # each splice has one backslash
+        if last == run.start():
+            continue
+        pieces.append(buffer[position : run.start()])
+        removed += last - run.start()
+        runs.at.append(last - removed)
+        runs.removed.append(removed)
+        position = last
+    if not pieces:
+        return buffer, runs
+    pieces.append(buffer[position:])
+    return b"".join(pieces), runs
+
+
+def _lex_squeezed(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
+    """libclang's tokens of ``buffer``, which must hold no run of line splices."""
     cindex, index = _libclang()
     wrapped = _PREFIX + buffer + _SUFFIX
     tu = cindex.TranslationUnit.from_source(
@@ -120,9 +173,7 @@ def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     starts = [r - origin for r in raw]
     # libclang also returns the token that begins at the end of the range (the suffix's '#').
     stop = bisect.bisect_left(starts, len(buffer))
-    kinds, starts, lengths = kinds[:stop], starts[:stop], lengths[:stop]
-    _strip_leading_splices(buffer, starts, lengths)
-    return kinds, starts, lengths
+    return kinds[:stop], starts[:stop], lengths[:stop]
 
 
 def _strip_leading_splices(buffer: bytes, starts: list[int], lengths: list[int]) -> None:

@@ -3,7 +3,13 @@ families says, and engine defects found while writing the core families' golden 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+
 from hipify_like import translate_source
+from hipify_like.lexer import lex
 
 
 def test_driver_attribute_call_is_translated_consistently() -> None:
@@ -26,3 +32,24 @@ def test_no_name_findings_inside_an_angled_include() -> None:
 def test_unknown_angled_include_path_is_left_alone() -> None:
     source = b"#include <mylib/CUDAStream.h>\n#include <ext/cudaMalloc.h>\n"
     assert translate_source(source, "k.cu").text == source
+
+
+def test_a_long_run_of_line_splices_is_lexed_without_overflowing_libclang(tmp_path) -> None:
+    """clang's lexer recurses once per consecutive line splice: 80,000 of them crashed it (SIGSEGV)."""
+    source = tmp_path / "s.cu"
+    source.write_bytes(b"cudaMalloc(0, 1);\n" + b"\\\n" * 80_000 + b"cudaFree(p); cuda\\\n\\ \n\\\r\nMalloc\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "hipify_like", str(source), "-o", str(tmp_path / "o.cu")], capture_output=True
+    )
+    assert run.returncode == 0, run
+    expected = source.read_bytes().replace(b"cudaMalloc(", b"musaMalloc(").replace(b"cudaFree", b"musaFree")
+    assert (tmp_path / "o.cu").read_bytes() == expected
+
+
+@pytest.mark.parametrize("splices", [b"\\\n", b"\\\n\\\n\\\n", b"\\ \t\n\\\r\n\\\r\\\n\r"])
+def test_tokens_after_a_run_of_splices_keep_their_offsets(splices: bytes) -> None:
+    data = b"a " + splices + b"b c" + splices + b"d /*" + splices + b"*/ e"
+    tokens = lex(data)
+    assert [data[s : s + n] for s, n in zip(tokens.starts, tokens.lengths, strict=True)] == [
+        b"a", b"b", b"c" + splices + b"d", b"/*" + splices + b"*/", b"e"
+    ]
