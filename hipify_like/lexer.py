@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TokenKind", "Tokens", "lex", "lex_many"]
+__all__ = ["ONE_SPLICE", "SPLICES", "TokenKind", "Tokens", "lex", "lex_many", "unspliced"]
 
 _NEST = 16
 _PREFIX = b"#if 1\n#else\n" * _NEST
@@ -38,10 +38,10 @@ _VIRTUAL_PATH = "/__torchada__/lex.cpp"
 _ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
-_SPLICE = re.compile(rb"(?:\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r))+")
+SPLICES = re.compile(rb"(?:\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r))+")
 """A run of line splices as clang reads them: a backslash, optional blanks, a newline (``\\r\\n``,
 ``\\n\\r``, ``\\n`` or ``\\r``)."""
-_ONE_SPLICE = re.compile(rb"\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r)")
+ONE_SPLICE = re.compile(rb"\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r)")
 _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 
@@ -126,7 +126,7 @@ def _squeeze_splices(buffer: bytes) -> tuple[bytes, _SqueezedRuns]:
     runs = _SqueezedRuns([], [])
     pieces = []
     position = removed = 0
-    for run in _SPLICE.finditer(buffer):
+    for run in SPLICES.finditer(buffer):
         last = buffer.rfind(b"\\", run.start(), run.end())  # each splice has one backslash
         if last == run.start():
             continue
@@ -179,11 +179,16 @@ def _lex_squeezed(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
 def _strip_leading_splices(buffer: bytes, starts: list[int], lengths: list[int]) -> None:
     """A token right after a line splice (``\\`` + newline) includes the splice in its spelling;
     start it at its first real character instead, as a compiler reads it."""
-    for splice in _SPLICE.finditer(buffer):
+    for splice in SPLICES.finditer(buffer):
         i = bisect.bisect_left(starts, splice.start())
         if i < len(starts) and starts[i] == splice.start() and splice.end() < starts[i] + lengths[i]:
             lengths[i] -= splice.end() - starts[i]
             starts[i] = splice.end()
+
+
+def unspliced(spelling: bytes) -> bytes:
+    """``spelling`` without its line splices, as the compiler reads it."""
+    return ONE_SPLICE.sub(b"", spelling) if b"\\" in spelling else spelling
 
 
 def lex(data: bytes) -> Tokens:

@@ -42,7 +42,7 @@ def test_a_long_run_of_line_splices_is_lexed_without_overflowing_libclang(tmp_pa
         [sys.executable, "-m", "hipify_like", str(source), "-o", str(tmp_path / "o.cu")], capture_output=True
     )
     assert run.returncode == 0, run
-    expected = source.read_bytes().replace(b"cudaMalloc(", b"musaMalloc(").replace(b"cudaFree", b"musaFree")
+    expected = b"musaMalloc(0, 1);\n" + b"\\\n" * 80_000 + b"musaFree(p); musaMalloc\\\n\\ \n\\\r\n\n"
     assert (tmp_path / "o.cu").read_bytes() == expected
 
 
@@ -53,3 +53,35 @@ def test_tokens_after_a_run_of_splices_keep_their_offsets(splices: bytes) -> Non
     assert [data[s : s + n] for s, n in zip(tokens.starts, tokens.lengths, strict=True)] == [
         b"a", b"b", b"c" + splices + b"d", b"/*" + splices + b"*/", b"e"
     ]
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_every_line_ending_translates_the_whole_file_and_reports_real_lines(newline: bytes) -> None:
+    """With CR-only line endings everything after the first ``#include`` was taken for its header name."""
+    source = newline.join([b"#include <cuda_runtime.h>", b"#include <cublas_v2.h>", b"", b"cudaMallocAsync(p);", b""])
+    result = translate_source(source, "k.cu")
+    assert result.text == newline.join([b"#include <musa_runtime.h>", b"#include <mublas.h>", b"", b"cudaMallocAsync(p);", b""])
+    assert [(f.rule, f.line, f.column) for f in result.findings] == [("TA1001", 4, 1)]
+
+
+@pytest.mark.parametrize(
+    "directive",
+    [b"#include", b"# include", b"#\tinclude", b"  #  include", b"%:include", b"#inc\\\nlude", b"#inc\\ \r\nlude",
+     b"#\\\ninclude", b"#/* c */include", b"#/* c\n */include", b"/* c */ #include", b"#include_next", b"#import"],
+)  # fmt: skip
+def test_every_spelling_of_an_include_directive_is_translated(directive: bytes) -> None:
+    source = directive + b" <cuda_runtime.h>\nint x;\n"
+    assert translate_source(source, "k.cu").text == source.replace(b"cuda_runtime", b"musa_runtime")
+
+
+@pytest.mark.parametrize("not_a_directive", [b"x; #include", b"x \\\n#include", b"x /* c\n */ #include"])
+def test_a_hash_that_does_not_start_a_line_is_no_directive(not_a_directive: bytes) -> None:
+    source = not_a_directive + b" <cuda_runtime.h>\n"
+    assert translate_source(source, "k.cu").text == source
+
+
+def test_a_name_split_by_line_splices_is_translated_and_keeps_its_lines() -> None:
+    source = b"cuda\\\nMalloc(p, n); cudaStream\\\r\n_t s;\n#if __CUDA_ARCH__ >= 8\\\n00\n#endif\n"
+    assert translate_source(source, "k.cu").text == (
+        b"musaMalloc\\\n(p, n); musaStream_t\\\r\n s;\n#if __MUSA_ARCH__ >= 220\\\n\n#endif\n"
+    )
