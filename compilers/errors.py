@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "PROGRAM",
+    "CacheError",
     "FailedProcessError",
     "InputError",
     "ToolNotFoundError",
@@ -40,6 +41,10 @@ class UnsupportedOptionError(UsageError):
 
 class InputError(TorchadaError):
     """A missing or unreadable input file, or one the driver does not know what to do with."""
+
+
+class CacheError(TorchadaError):
+    """The cache directory cannot be used, or is not the user's alone."""
 
 
 class ToolNotFoundError(TorchadaError):

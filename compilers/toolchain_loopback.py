@@ -180,7 +180,9 @@ class LoopbackToolchain(Toolchain):
 
         headers = write_compat_headers(cache_dir / "compat")
         write_atomically(
-            record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode()
+            record,
+            json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode(),
+            private=True,
         )
         return headers.include_dir, headers.prelude
 

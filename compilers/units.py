@@ -35,9 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import atomic_directory, get_cache_dir, write_atomically
+from .cache import atomic_directory, make_private_dir, open_cache_dir, write_atomically
 from .dbfacts import translator_fingerprint
-from .errors import InputError, TranslationError
+from .errors import InputError, TorchadaError, TranslationError, format_fatal
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
 
@@ -89,7 +89,7 @@ class CachedUnit:
         if marker in self._reported:
             return self._reported[marker]
         try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(marker.parent)
             os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             first = True
         except FileExistsError:
@@ -221,7 +221,7 @@ def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
         entries = []
     entry = {"unit": name, "files": inputs.files, "searches": inputs.searches}
     entries = [entry] + [e for e in entries if e.get("unit") != name]
-    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode())
+    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode(), private=True)
 
 
 def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, _Inputs]:
@@ -257,7 +257,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
         with atomic_directory(final) as temporary:
             for path, translation in translations.items():
                 target = temporary / "tree" / _relative(path)
-                target.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dir(target.parent)
                 target.write_bytes(translation.text)
             (temporary / "unit.json").write_text(json.dumps(record, indent=1))
         unit = _load(final)
@@ -304,7 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         tuple(d.absolute() for d in options.include_dirs),
         tuple(p.absolute() for p in options.pre_include),
     )
-    print(get_unit(request, get_cache_dir(os.environ)).root)
+    try:
+        print(get_unit(request, open_cache_dir(os.environ)).root)
+    except TorchadaError as error:
+        print(format_fatal(str(error)), file=sys.stderr)
+        return 1
     return 0
 
 

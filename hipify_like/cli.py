@@ -110,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as error:
-        print(f"torchada-port: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        where = f"'{error.filename}': " if error.filename else ""
+        print(f"torchada-port: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
 
 

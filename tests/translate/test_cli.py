@@ -256,3 +256,23 @@ def test_every_document_the_evidence_cites_is_in_the_repository(capsys) -> None:
     cited = {m for row in rows for m in re.findall(r"[\w./-]+\.(?:md|tsv)\b", row["evidence"])}
     assert "docs/reference/musa_toolchain.md" in cited
     assert sorted(c for c in cited if not (repo / c).is_file()) == []
+
+
+def test_a_failed_write_names_the_file_and_leaves_nothing(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+    import os
+
+    from hipify_like import fileio
+    from hipify_like.cli import main
+
+    def full_disk(fd: int, mode: str) -> object:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(fileio.os, "fdopen", full_disk)
+    (tmp_path / "out").mkdir()
+    assert main([str(project / "kernel.cu"), "-o", str(tmp_path / "out" / "kernel.cu")]) == 2
+    assert capsys.readouterr().err == f"torchada-port: error: '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
+    assert os.listdir(tmp_path / "out") == []
