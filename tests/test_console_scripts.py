@@ -94,3 +94,15 @@ def test_a_missing_build_script_is_one_line(tmp_path: Path) -> None:
     assert result.stderr == (
         "torchada: error: cannot run 'setup.py': no such file (give a build script such as setup.py, or 'doctor')\n"
     )
+
+
+def test_host_compile_with_an_unusable_cache_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_text("int main() { return 0; }\n")
+    (tmp_path / "a-file").write_text("")
+    env = {**os.environ, "TORCHADA_CACHE_DIR": str(tmp_path / "a-file"), "MUSA_HOME": str(REPO / "tests/inputs/musa")}
+    result = run([*SCRIPTS["torchada-host-compile"], "--backend=mcc", "--", "c++", "-c", "k.cpp"], env=env, cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == (
+        f"torchada: error: the cache directory '{tmp_path}/a-file' is not a directory; "
+        "set TORCHADA_CACHE_DIR to a directory\n"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "k.cpp"]
