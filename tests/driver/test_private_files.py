@@ -36,9 +36,10 @@ def _modes(root: Path) -> set[int]:
     return {stat.S_IMODE(os.lstat(d).st_mode) for d, _, _ in os.walk(root)}
 
 
+@pytest.mark.parametrize("backend", ["mcc", pytest.param("loopback", marks=pytest.mark.nvcc)])
 def test_cache_directories_are_private_whatever_the_umask(driver, driver_env, source: Path, tmp_path: Path,
-                                                          umask: None) -> None:  # fmt: skip
-    driver_env("mcc", TORCHADA_CACHE_DIR=str(tmp_path / "new" / "cache"))
+                                                          umask: None, backend: str) -> None:  # fmt: skip
+    driver_env(backend, TORCHADA_CACHE_DIR=str(tmp_path / "new" / "cache"))
     assert driver(["--dryrun", "-c", "k.cu"]).returncode == 0
     assert _modes(tmp_path / "new") == {0o700}
 
