@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .errors import CacheError
+from .errors import CacheError, WriteError
 
 __all__ = ["atomic_directory", "file_mode", "get_cache_dir", "make_private_dir", "open_cache_dir", "write_atomically"]
 
@@ -76,21 +76,27 @@ def file_mode() -> int:
 
 def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     """Write ``path`` through a temporary file renamed over it, with the mode ``open()`` would give
-    it; ``private``: a cache file (0600, its missing directories 0700)."""
-    if private:
-        make_private_dir(path.parent)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    it; ``private``: a cache file (0600, its missing directories 0700). A :class:`WriteError` names
+    ``path`` when that fails, and nothing is left behind."""
+    try:
+        if private:
+            make_private_dir(path.parent)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    except OSError as error:
+        raise WriteError(f"cannot write '{path}': {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             if not private:
                 os.fchmod(f.fileno(), file_mode())
             f.write(data)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise WriteError(f"cannot write '{path}': {error.strerror or error}") from None
         raise
 
 

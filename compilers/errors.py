@@ -20,6 +20,7 @@ __all__ = [
     "TranslationError",
     "UnsupportedOptionError",
     "UsageError",
+    "WriteError",
     "format_fatal",
     "warn",
 ]
@@ -45,6 +46,10 @@ class InputError(TorchadaError):
 
 class CacheError(TorchadaError):
     """The cache directory cannot be used, or is not the user's alone."""
+
+
+class WriteError(TorchadaError):
+    """A file could not be written (a full disk, a read-only directory); nothing half-written is left."""
 
 
 class ToolNotFoundError(TorchadaError):

@@ -282,7 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"torchada: error: cannot run '{plan.argv[0]}': {error.strerror}", file=sys.stderr)
         return 127
     if returncode == 0:
-        plan.finish()
+        try:
+            plan.finish()
+        except TorchadaError as error:
+            print(f"torchada: error: {error}", file=sys.stderr)
+            return 1
     return returncode
 
 

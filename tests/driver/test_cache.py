@@ -224,3 +224,19 @@ def test_a_manifest_entry_with_no_files_matches_nothing(project: Path, tmp_path:
     (project / "k.cu").write_text("cudaEvent_t e;\n")
     manifest.write_text(json.dumps({"entries": [{"unit": first.root.name, "files": [], "searches": []}, *entries]}))
     assert "musaEvent_t" in get_unit(_request(project), cache).main.read_text()
+
+
+def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from torchada_build.compilers import cache
+    from torchada_build.compilers.errors import WriteError
+
+    def full_disk(fd: int, mode: str) -> object:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(cache.os, "fdopen", full_disk)
+    with pytest.raises(WriteError, match=f"^cannot write '{tmp_path}/out/k.d': No space left on device$"):
+        cache.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
+    assert os.listdir(tmp_path / "out") == []
