@@ -38,10 +38,13 @@ _VIRTUAL_PATH = "/__torchada__/lex.cpp"
 _ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
-SPLICES = re.compile(rb"(?:\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r))+")
-"""A run of line splices as clang reads them: a backslash, optional blanks, a newline (``\\r\\n``,
-``\\n\\r``, ``\\n`` or ``\\r``)."""
-ONE_SPLICE = re.compile(rb"\\[ \t\f\v]*(?:\r\n|\n\r|\n|\r)")
+_ONE = rb"\\[ \t\f\v]*(?:\r\n?|\n\r?)"
+ONE_SPLICE = re.compile(_ONE)
+"""A line splice as clang reads it: a backslash, optional blanks, a newline (``\\r\\n``, ``\\n\\r``,
+``\\n`` or ``\\r``)."""
+SPLICES = re.compile(_ONE + rb"(?:" + _ONE + rb")*")
+"""A run of line splices (each pattern starts with the backslash itself: searching is then fast)."""
+_SPLICE_RUN = re.compile(_ONE + rb"(?:" + _ONE + rb")+")
 _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 
@@ -126,10 +129,8 @@ def _squeeze_splices(buffer: bytes) -> tuple[bytes, _SqueezedRuns]:
     runs = _SqueezedRuns([], [])
     pieces = []
     position = removed = 0
-    for run in SPLICES.finditer(buffer):
+    for run in _SPLICE_RUN.finditer(buffer):
         last = buffer.rfind(b"\\", run.start(), run.end())  # each splice has one backslash
-        if last == run.start():
-            continue
         pieces.append(buffer[position : run.start()])
         removed += last - run.start()
         runs.at.append(last - removed)

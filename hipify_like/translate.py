@@ -39,9 +39,10 @@ _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
 _BLANK = frozenset(b" \t\r\n\\\f\v")
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _HASH = re.compile(rb"#|%:")
+_INCLUDE_WORD = re.compile(rb"include_next|include|import")  # whole tokens: checked on the tokens
 _INCLUDE_DIRECTIVES = frozenset(word.encode() for word in INCLUDE_WORDS)
-_SPLICED_WORD = re.compile(rb"\w" + SPLICES.pattern + rb"\w")
-"""A line splice inside a word: the word may be a name to translate that no candidate shows."""
+_SPLICES_BEFORE_WORD = re.compile(SPLICES.pattern + rb"\w")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 _PTX_OPCODES = (
     "mov ld st cvt cvta add sub mul mad fma div rem abs neg min max and or xor not shl shr shf shfl bar barrier "
@@ -121,7 +122,7 @@ def translate_sources(
     """
     tables = tables or get_tables()
     candidates = [find_candidates(tables, data, report_includes) for data, _ in files]
-    needs_lexing = [i for i, found in enumerate(candidates) if found or _SPLICED_WORD.search(files[i][0])]
+    needs_lexing = [i for i, found in enumerate(candidates) if found or _has_spliced_word(files[i][0])]
     lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
     results = []
     for i, (data, path) in enumerate(files):
@@ -134,6 +135,11 @@ def translate_sources(
             result = _with_line_directive(result, line_directive)
         results.append(result)
     return results
+
+
+def _has_spliced_word(data: bytes) -> bool:
+    """Whether a line splice is inside a word: it may be a name to translate that no candidate shows."""
+    return any(m.start() and data[m.start() - 1] in _WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
 
 
 def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[re.Match[bytes]]:
@@ -228,7 +234,8 @@ class _FileTranslator:
 
     def text(self, i: int) -> bytes:
         """Token ``i`` as the compiler reads it (without line splices)."""
-        return unspliced(self.spelling(i))
+        spelled = self.spelling(i)
+        return unspliced(spelled) if b"\\" in spelled else spelled
 
     def spelling(self, i: int) -> bytes:
         start = self.tokens.starts[i]
@@ -279,17 +286,20 @@ class _FileTranslator:
         before = self.step(i, -1)
         return before is None or self.line_ends(before, i)
 
+    def names_directive(self, i: int) -> bool:
+        """Whether word ``i`` names a directive: it follows a ``#`` or ``%:`` that is first on its logical
+        line, on the same line (``#  include``, ``#/**/if``, ``#\\<newline>define``)."""
+        hash_sign = self.step(i, -1)
+        return self.is_punct(hash_sign, b"#", b"%:") and self.same_line(hash_sign, i) and self.starts_line(hash_sign)
+
     @functools.cached_property
     def directives(self) -> list[tuple[int, int, bytes]]:
-        """The preprocessor directives, as ``(index of #, index of the name, name)``: a ``#`` or ``%:``
-        first on its logical line and a word on the same line (``#  include``, ``#/**/if``, ``#\\``)."""
+        """The preprocessor directives, as ``(index of #, index of the name, name)``."""
         found = []
         for hash_sign in _HASH.finditer(self.data):
             i = self.tokens.at(hash_sign.start())
-            if i is None or not self.is_punct(i, b"#", b"%:") or not self.starts_line(i):
-                continue
             name = self.step(i, 1)
-            if name is not None and self.is_word(name) and self.same_line(i, name):
+            if i is not None and name is not None and self.is_word(name) and self.names_directive(name):
                 found.append((i, name, self.text(name)))
         return found
 
@@ -301,8 +311,12 @@ class _FileTranslator:
 
     @functools.cached_property
     def include_names(self) -> list[int]:
-        """The indices of the ``include`` (``include_next``, ``import``) tokens of directives, in order."""
-        return [name for _, name, word in self.directives if word in _INCLUDE_DIRECTIVES]
+        """The indices of the ``include`` (``include_next``, ``import``) tokens of directives, in order
+        (from those words, not from every directive: most are not includes)."""
+        words = [i for m in _INCLUDE_WORD.finditer(self.data) if (i := self.tokens.at(m.start())) is not None
+                 and self.spelling(i) == m.group()]  # fmt: skip
+        words += [i for i, word in self.spliced_words if word in _INCLUDE_DIRECTIVES]
+        return sorted(i for i in words if self.is_word(i) and self.names_directive(i))
 
     # -- edits and findings --------------------------------------------------------------------
 
@@ -353,7 +367,7 @@ class _FileTranslator:
         found = [(i, match.group()) for match in candidates if (i := self.tokens.at(match.start())) is not None]
         # Not inside a comment, a literal or a longer token; and the words with a line splice inside.
         words = [(i, w) for i, w in found if self.tokens.kinds[i] in _IDENTIFIER_KINDS and self.spelling(i) == w]
-        words += self.spliced_words()
+        words += self.spliced_words
         words.sort()
         includes = set(self.include_names)
         for i, word in words:
@@ -367,9 +381,12 @@ class _FileTranslator:
         text = self.splice()
         return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))
 
+    @functools.cached_property
     def spliced_words(self) -> list[tuple[int, bytes]]:
         """The identifiers with a line splice inside that read as a candidate (``cuda\\<newline>Malloc``)."""
-        found = []
+        found: list[tuple[int, bytes]] = []
+        if not _has_spliced_word(self.data):
+            return found
         for splice in SPLICES.finditer(self.data):
             i = bisect.bisect_right(self.tokens.starts, splice.start()) - 1
             if i >= 0 and self.tokens.end(i) > splice.start() and self.tokens.kinds[i] in _IDENTIFIER_KINDS:
