@@ -85,3 +85,10 @@ def test_a_name_split_by_line_splices_is_translated_and_keeps_its_lines() -> Non
     assert translate_source(source, "k.cu").text == (
         b"musaMalloc\\\n(p, n); musaStream_t\\\r\n s;\n#if __MUSA_ARCH__ >= 220\\\n\n#endif\n"
     )
+
+
+@pytest.mark.parametrize("header", [b"<cuda_\\\nruntime.h>", b'"cuda_run\\\r\ntime.h"'])
+def test_a_header_name_split_by_a_line_splice_is_translated_and_keeps_its_lines(header: bytes) -> None:
+    result = translate_source(b"#include " + header + b"\nint x;\n", "k.cu")
+    splice = header[header.index(b"\\") : header.index(b"\n") + 1]
+    assert result.text == b"#include " + header[:1] + b"musa_runtime.h" + splice + header[-1:] + b"\nint x;\n"
