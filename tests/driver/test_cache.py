@@ -240,3 +240,19 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path,
     with pytest.raises(WriteError, match=f"^cannot write '{tmp_path}/out/k.d': No space left on device$"):
         cache.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
     assert os.listdir(tmp_path / "out") == []
+
+
+@pytest.mark.nvcc
+def test_a_build_after_the_missing_header_appears_compiles_its_translation(
+    driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nvcc: str  # noqa: ARG001
+) -> None:
+    """The first build fails (no late.cuh); the second, after it is written, must translate it (its
+    finding shows it) rather than compile the original from the first build's unit."""
+    monkeypatch.chdir(tmp_path)
+    driver_env("loopback", TORCHADA_CACHE_DIR=str(tmp_path / "cache"))
+    (tmp_path / "k.cu").write_text('#include "late.cuh"\nvoid k() { late(); }\n')
+    assert driver(["-c", "k.cu", "-o", "k.o"]).returncode != 0
+    (tmp_path / "late.cuh").write_text("#pragma once\ninline void late() { cudaMallocAsync(nullptr, 0, 0); }\n")
+    second = driver(["-c", "k.cu", "-o", "k.o"])
+    assert second.returncode == 0, second.stderr
+    assert f"{tmp_path}/late.cuh:2:22: warning: 'cudaMallocAsync' has no MUSA counterpart" in second.stderr
