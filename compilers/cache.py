@@ -46,7 +46,8 @@ def open_cache_dir(environ: Mapping[str, str]) -> Path:
     if not stat.S_ISDIR(status.st_mode):
         msg = f"the cache directory '{path}' is not a directory; set TORCHADA_CACHE_DIR to a directory"
     elif status.st_uid != os.geteuid():
-        msg = f"the cache directory '{path}' belongs to another user (uid {status.st_uid}); set TORCHADA_CACHE_DIR to your own"
+        msg = (f"the cache directory '{path}' belongs to another user (uid {status.st_uid}); "
+               "set TORCHADA_CACHE_DIR to your own")  # fmt: skip
     elif status.st_mode & 0o022:
         msg = (f"the cache directory '{path}' is writable by other users (mode {stat.S_IMODE(status.st_mode):o}); "
                "chmod go-w it, or set TORCHADA_CACHE_DIR to your own")  # fmt: skip

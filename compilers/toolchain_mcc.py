@@ -112,8 +112,8 @@ def _check_listed(targets: GpuTargets, facts: DbFacts) -> None:
         for number in numbers:
             if number not in facts.table_sms:
                 oldest = min(facts.table_sms)
-                hint = (f" (the oldest nvcc 13.0 and torchada build for is sm_{oldest}, MUSA {facts.musa_for_sm[oldest]})"
-                        if number < oldest else "")  # fmt: skip
+                musa = facts.musa_for_sm[oldest]
+                hint = f" (the oldest nvcc 13.0 and torchada build for is sm_{oldest}, MUSA {musa})" if number < oldest else ""
                 msg = f"Unsupported gpu architecture '{kind}_{number}'{hint}"
                 raise UsageError(msg)
 

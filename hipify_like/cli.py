@@ -273,7 +273,8 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
     paths = list(iter_tree(root))
     for path in paths:
         if not path.is_symlink() and not path.is_file():
-            raise UsageError(f"cannot read '{path}': not a regular file (a FIFO, socket or device); move it out of the tree")
+            msg = f"cannot read '{path}': not a regular file (a FIFO, socket or device); move it out of the tree"
+            raise UsageError(msg)
     sources = [p for p in paths if p.suffix in SOURCE_SUFFIXES and not p.is_symlink()]
     translations: list[Translation] = []
     with _progress(len(sources)) as advance:
