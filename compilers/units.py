@@ -251,9 +251,11 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     }
     final = cache_dir / "units" / key
     unit = _load(final)
-    if unit is None:
-        if os.path.lexists(final):  # incomplete: whoever uses it keeps it; this unit goes beside it
+    if unit is None and os.path.lexists(final):
+        unit = _load(final)  # a parallel build may have renamed it into place since
+        if unit is None:  # incomplete: whoever uses it keeps it; this unit goes beside it
             final = final.with_name(f"{key}-{secrets.token_hex(4)}")
+    if unit is None:
         with atomic_directory(final) as temporary:
             for path, translation in translations.items():
                 target = temporary / "tree" / _relative(path)
