@@ -67,7 +67,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         return 0
     from .archs import requested_targets
     from .backends import make_toolchain
-    from .cache import get_cache_dir
+    from .cache import open_cache_dir
     from .errors import warn
     from .identity import arch_line, variable_lines
     from .jobs import run_jobs
@@ -87,7 +87,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         sys.stdout.write(help_text())
         return 0
     toolchain = make_toolchain(backend, environ)
-    cache_dir = get_cache_dir(environ)
+    cache_dir = open_cache_dir(environ)
     if parsed.has("--list-gpu-arch") or parsed.has("--list-gpu-code"):
         from .dbfacts import get_db_facts
 
@@ -99,7 +99,14 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     execute = not parsed.has("--dryrun")
     import tempfile
 
-    workdir = Path(tempfile.gettempdir()) / f"torchada-nvcc-{os.getpid()}"
+    if execute:  # private (0700) and unpredictable; the finally below removes it, atexit when that is skipped
+        import atexit
+        import shutil
+
+        workdir = Path(tempfile.mkdtemp(prefix="torchada-nvcc-"))
+        atexit.register(shutil.rmtree, workdir, ignore_errors=True)
+    else:
+        workdir = Path(tempfile.gettempdir()) / f"torchada-nvcc-{os.getpid()}"
     if echo:
         from .dbfacts import get_db_facts
 
@@ -127,14 +134,10 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         jobs = clean_jobs(ctx, jobs)
     elif execute:
         toolchain.require_installed()
-    if execute:
-        workdir.mkdir(parents=True, exist_ok=True)
     try:
         run_jobs(jobs, echo=echo, execute=execute, environ=environ)
     finally:
         if execute:
-            import shutil
-
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
 

@@ -111,5 +111,5 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
         "macros": facts.macros,
         "headers": facts.headers,
     }
-    write_atomically(path, json.dumps(record, indent=1, sort_keys=True).encode())
+    write_atomically(path, json.dumps(record, indent=1, sort_keys=True).encode(), private=True)
     return facts

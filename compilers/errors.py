@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "PROGRAM",
+    "CacheError",
     "FailedProcessError",
     "InputError",
     "ToolNotFoundError",
@@ -19,6 +20,7 @@ __all__ = [
     "TranslationError",
     "UnsupportedOptionError",
     "UsageError",
+    "WriteError",
     "format_fatal",
     "warn",
 ]
@@ -40,6 +42,14 @@ class UnsupportedOptionError(UsageError):
 
 class InputError(TorchadaError):
     """A missing or unreadable input file, or one the driver does not know what to do with."""
+
+
+class CacheError(TorchadaError):
+    """The cache directory cannot be used, or is not the user's alone."""
+
+
+class WriteError(TorchadaError):
+    """A file could not be written (a full disk, a read-only directory); nothing half-written is left."""
 
 
 class ToolNotFoundError(TorchadaError):

@@ -12,13 +12,17 @@ import shlex
 import shutil
 from collections.abc import Mapping
 
-from .errors import ToolNotFoundError
+from .errors import ToolNotFoundError, UsageError
 
 __all__ = ["launcher_words"]
 
 
 def launcher_words(environ: Mapping[str, str]) -> tuple[str, ...]:
-    words = shlex.split(environ.get("TORCHADA_COMPILER_LAUNCHER", ""))
+    try:
+        words = shlex.split(environ.get("TORCHADA_COMPILER_LAUNCHER", ""))
+    except ValueError as error:  # an unbalanced quote
+        msg = f"cannot read TORCHADA_COMPILER_LAUNCHER ({error}): {environ['TORCHADA_COMPILER_LAUNCHER']}"
+        raise UsageError(msg) from None
     if not words:
         return ()
     program = shutil.which(words[0], path=environ.get("PATH"))

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .backends import Backend
-from .cache import write_atomically
+from .cache import make_private_dir, write_atomically
 from .dbfacts import DbFacts, translator_fingerprint
 from .errors import ToolNotFoundError
 from .installations import find_cuda
@@ -178,9 +178,12 @@ class LoopbackToolchain(Toolchain):
             pass
         from hipify_like.compat import write_compat_headers
 
+        make_private_dir(cache_dir / "compat")
         headers = write_compat_headers(cache_dir / "compat")
         write_atomically(
-            record, json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode()
+            record,
+            json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode(),
+            private=True,
         )
         return headers.include_dir, headers.prelude
 

@@ -16,6 +16,7 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from .archs import GpuTargets
 from .backends import Backend
 from .cmdline import shell_words
 from .dbfacts import DbFacts
@@ -102,6 +103,19 @@ DEVICE_FLAGS: dict[str, Render] = {
     "--fmad": lambda ctx, unit, arg: ["-ffp-contract=fast" if arg.values[-1] == "true" else "-ffp-contract=off"],
 }
 """Options that change device code generation only: not given to host-only compiles."""
+
+
+def _check_listed(targets: GpuTargets, facts: DbFacts) -> None:
+    """Refuse an architecture the table does not list, as nvcc 13.0 does one it does not know
+    (``sm_12``, and ``sm_70``, which it dropped)."""
+    for kind, numbers in (("sm", targets.real), ("compute", targets.virtual)):
+        for number in numbers:
+            if number not in facts.table_sms:
+                oldest = min(facts.table_sms)
+                musa = facts.musa_for_sm[oldest]
+                hint = f" (the oldest nvcc 13.0 and torchada build for is sm_{oldest}, MUSA {musa})" if number < oldest else ""
+                msg = f"Unsupported gpu architecture '{kind}_{number}'{hint}"
+                raise UsageError(msg)
 
 
 def _musa_arch_list(value: str) -> list[str]:
@@ -203,9 +217,8 @@ class MccToolchain(Toolchain):
         if targets.special in ("all", "all-major"):
             return list(ctx.facts.musa_arches)
         if targets.numbers and targets.special is None:
-            table = ctx.facts.musa_for_sm
-            clamp = lambda sm: min(max(sm, min(table)), max(table))  # noqa: E731
-            return list(dict.fromkeys(table[clamp(sm)] for sm in targets.numbers))
+            _check_listed(ctx.targets, ctx.facts)
+            return list(dict.fromkeys(ctx.facts.musa_for_sm[sm] for sm in targets.numbers))
         return [_device_arch() or ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
 
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:

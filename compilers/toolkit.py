@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .backends import Backend
-from .cache import atomic_directory, get_cache_dir
+from .cache import atomic_directory, make_private_dir, open_cache_dir
 from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
 from .identity import CUDA_VERSION, GENERATED
@@ -87,10 +87,10 @@ def ensure_toolkit(toolchain: Toolchain, facts: DbFacts, cache_dir: Path) -> Pat
     with atomic_directory(home) as temporary:
         for relative, text in files.items():
             path = temporary / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(path.parent)
             path.write_text(text)
         (temporary / "bin" / "nvcc").chmod(0o755)
-        (temporary / "include").mkdir(exist_ok=True)
+        make_private_dir(temporary / "include")
         for name, target in links.items():
             (temporary / "include" / name).symlink_to(target)
     return home
@@ -112,5 +112,5 @@ def get_cuda_home(backend: str | None = None, environ: Mapping[str, str] | None 
             msg = "the nvcc backend needs NVIDIA's nvcc; none was found (set CUDA_HOME)"
             raise ToolNotFoundError(msg)
         return cuda.home
-    cache_dir = get_cache_dir(environ)
+    cache_dir = open_cache_dir(environ)
     return ensure_toolkit(make_toolchain(chosen, environ), get_db_facts(cache_dir), cache_dir)

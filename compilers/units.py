@@ -6,12 +6,18 @@ keep their names, so the compiler, pointed at the mirror of the main file with `
 -I dir>`` first, finds the translated headers wherever the original ones were. ``#line`` directives
 make diagnostics name the original files.
 
-The key is content-addressed: the bytes of every file in the unit, the database version, the
-translator's fingerprint and the options that change translation (include directories, forced
-includes, the directories that count as system ones). Finding the key means knowing the headers,
-so each main file has a manifest (``<cache>/manifests/<hash>.json``) listing its recent units with
-each file's hash: a warm run hashes those files instead of translating (ccache's direct mode).
-Units are written under a temporary name and renamed into place; they never change afterwards.
+The key is content-addressed: the bytes of every file in the unit, where each ``#include`` was
+searched for and found (or not), the database version, the translator's fingerprint and the options
+that change translation (include directories, forced includes, the directories that count as system
+ones). Finding the key means knowing the headers, so each main file has a manifest
+(``<cache>/manifests/<hash>.json``) listing its recent units with each file's hash and each include
+search: a warm run hashes those files and repeats the searches instead of translating (ccache's direct
+mode), so a header created, moved or shadowed since makes a new unit.
+
+Units are written under a temporary name and renamed into place, once: no run changes or deletes a
+unit, which another may be compiling from. A unit is used only when all its translated files are
+there (an age-based cache cleaner may have removed some); one that is not is left alone, and its
+replacement is written beside it under another name.
 
 Run as a module, it is the translate job of ``--dryrun`` output:
 ``python -m torchada_build.compilers.units k.cu -I include`` prints the unit's directory.
@@ -22,19 +28,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
+import secrets
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import atomic_directory, get_cache_dir, write_atomically
+from .cache import atomic_directory, make_private_dir, open_cache_dir, write_atomically
 from .dbfacts import translator_fingerprint
-from .errors import InputError
+from .errors import InputError, TorchadaError, TranslationError, format_fatal
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
 
-_FORMAT = 1
+_FORMAT = 2
 _MANIFEST_ENTRIES = 16
 _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
 
@@ -82,7 +89,7 @@ class CachedUnit:
         if marker in self._reported:
             return self._reported[marker]
         try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(marker.parent)
             os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             first = True
         except FileExistsError:
@@ -152,81 +159,118 @@ class UnitRequest:
         return cache_dir / "manifests" / f"{_digest(key)[:32]}.json"
 
 
-def _load(cache_dir: Path, key: str) -> CachedUnit | None:
-    root = cache_dir / "units" / key
-    try:
-        data = json.loads((root / "unit.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]))
+@dataclass(frozen=True)
+class _Inputs:
+    """What decides a unit: each file's path and hash, and each include search (its candidates in
+    order, then what was found: the first that is a file, or None)."""
 
+    files: list[list[str]]
+    searches: list[list[object]]
 
-def _files_match(files: Sequence[Sequence[str]]) -> bool:
-    for path, digest in files:
-        try:
-            if _digest(Path(path).read_bytes()) != digest:
-                return False
-        except OSError:
+    def match(self) -> bool:
+        """Whether the files and the searches are still what they were."""
+        if not self.files:
             return False
-    return True
+        for candidates, found in self.searches:
+            # As hipify_like.unit.first_file, which a warm run does not import.
+            if next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None) != found:
+                return False
+        for path, digest in self.files:
+            try:
+                if _digest(Path(path).read_bytes()) != digest:
+                    return False
+            except OSError:
+                return False
+        return True
+
+
+def _load(root: Path) -> CachedUnit | None:
+    """The unit at ``root``, when it is complete: a real directory, its record, and every translated
+    file there as it was written (a regular file of that size)."""
+    try:
+        if root.is_symlink():
+            return None
+        data = json.loads((root / "unit.json").read_text())
+        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]))
+        for original, size in zip(unit.originals, data["sizes"], strict=True):
+            status = os.lstat(unit.mirror(original))
+            if not stat.S_ISREG(status.st_mode) or status.st_size != size:
+                return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return unit
 
 
 def _lookup(manifest: Path, cache_dir: Path) -> CachedUnit | None:
     try:
         entries = json.loads(manifest.read_text())["entries"]
-    except (OSError, ValueError, KeyError):
+        for entry in entries:
+            if _Inputs(entry["files"], entry["searches"]).match():
+                unit = _load(cache_dir / "units" / entry["unit"])
+                if unit is not None:
+                    return unit
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    for entry in entries:
-        if _files_match(entry["files"]):
-            unit = _load(cache_dir, entry["unit"])
-            if unit is not None:
-                return unit
     return None
 
 
-def _record(manifest: Path, key: str, files: list[list[str]]) -> None:
+def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
     try:
         entries = json.loads(manifest.read_text())["entries"]
     except (OSError, ValueError, KeyError):
         entries = []
-    entries = [{"unit": key, "files": files}] + [e for e in entries if e.get("unit") != key]
-    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode())
+    entry = {"unit": name, "files": inputs.files, "searches": inputs.searches}
+    entries = [entry] + [e for e in entries if e.get("unit") != name]
+    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode(), private=True)
 
 
-def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, list[list[str]]]:
+def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, _Inputs]:
     from hipify_like.findings import Severity
     from hipify_like.mapping import compute_version
     from hipify_like.unit import translate_unit
 
     translations = {}
+    searches = {}
     for root in (request.source, *request.pre_includes):
         unit = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
         for translation in unit.files:
             translations.setdefault(translation.path, translation)
-    files = [[path, _digest(t.original)] for path, t in translations.items()]
-    key = _digest(json.dumps([compute_version(), fingerprint, request.options_key(), files]).encode())[:32]
+        searches.update(dict.fromkeys(unit.searches))
+    inputs = _Inputs(
+        [[path, _digest(t.original)] for path, t in translations.items()],
+        [[list(search.candidates), search.found] for search in searches],
+    )
+    identity = [compute_version(), fingerprint, request.options_key(), inputs.files, inputs.searches]
+    key = _digest(json.dumps(identity).encode())[:32]
     findings = [f for t in translations.values() for f in t.findings]
     record = {
         "originals": list(translations),
+        "sizes": [len(t.text) for t in translations.values()],
         "warnings": [f.format(Severity.WARNING) for f in findings],
         "errors": [f.format(Severity.ERROR) for f in findings],
     }
     final = cache_dir / "units" / key
-    if not (final / "unit.json").is_file():
-        if final.is_dir():  # not written by this module (units appear complete or not at all): replace it
-            shutil.rmtree(final, ignore_errors=True)
+    unit = _load(final)
+    if unit is None and os.path.lexists(final):
+        unit = _load(final)  # a parallel build may have renamed it into place since
+        if unit is None:  # incomplete: whoever uses it keeps it; this unit goes beside it
+            final = final.with_name(f"{key}-{secrets.token_hex(4)}")
+    if unit is None:
         with atomic_directory(final) as temporary:
             for path, translation in translations.items():
                 target = temporary / "tree" / _relative(path)
-                target.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dir(target.parent)
                 target.write_bytes(translation.text)
             (temporary / "unit.json").write_text(json.dumps(record, indent=1))
-    unit = CachedUnit(final, tuple(record["originals"]), tuple(record["warnings"]), tuple(record["errors"]))
-    return unit, files
+        unit = _load(final)
+        if unit is None:
+            msg = f"the translation cache changed while this build wrote '{final}'"
+            raise TranslationError(msg)
+    return unit, inputs
 
 
 def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
-    """The translated unit of ``request``: from the cache when its files are unchanged."""
+    """The translated unit of ``request``: from the cache when its inputs are unchanged."""
     if not request.source.is_file() or not os.access(request.source, os.R_OK):
         msg = f"cannot read input file '{request.source}'"
         raise InputError(msg)
@@ -234,8 +278,8 @@ def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
     manifest = request.manifest_path(cache_dir, fingerprint)
     unit = _lookup(manifest, cache_dir)
     if unit is None:
-        unit, files = _translate(request, cache_dir, fingerprint)
-        _record(manifest, unit.root.name, files)
+        unit, inputs = _translate(request, cache_dir, fingerprint)
+        _record(manifest, unit.root.name, inputs)
     return unit
 
 
@@ -262,7 +306,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         tuple(d.absolute() for d in options.include_dirs),
         tuple(p.absolute() for p in options.pre_include),
     )
-    print(get_unit(request, get_cache_dir(os.environ)).root)
+    try:
+        print(get_unit(request, open_cache_dir(os.environ)).root)
+    except TorchadaError as error:
+        print(format_fatal(str(error)), file=sys.stderr)
+        return 1
     return 0
 
 

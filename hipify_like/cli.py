@@ -110,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as error:
-        print(f"torchada-port: error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        where = f"'{error.filename}': " if error.filename else ""
+        print(f"torchada-port: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
 
 
@@ -145,12 +146,21 @@ def list_mappings(name: str, *, as_json: bool) -> int:
     return 0
 
 
+_REPORT_SUFFIXES = frozenset({".json", ".html", ".htm"})
+
+
 def port(args: argparse.Namespace) -> int:
     source: Path = args.source
     if not source.exists():
         raise UsageError(f"cannot read '{source}': no such file or directory")
+    if not source.is_dir() and not source.is_file():
+        raise UsageError(f"cannot read '{source}': not a regular file (a FIFO, socket or device)")
     if args.inplace and not args.backup_suffix:
         raise UsageError("--inplace needs a non-empty --backup-suffix: originals are always backed up")
+    if os.sep in args.backup_suffix or "\0" in args.backup_suffix:
+        raise UsageError(f"--backup-suffix '{args.backup_suffix}' must be a file name suffix (no '{os.sep}')")
+    if args.report is not None and args.report.suffix not in _REPORT_SUFFIXES:
+        raise UsageError(f"cannot tell the report format of '{args.report}': name it report.json or report.html")
     suppress = load_config_suppress(source, Path.cwd()) | Suppressions.parse(args.suppress, "--suppress")
     if source.is_dir():
         if args.output is not None:
@@ -184,12 +194,9 @@ def print_findings(findings: Sequence[Finding], form: str) -> None:
 
 
 def write_report(report: PortReport, path: Path) -> None:
-    if path.suffix == ".json":
-        write_atomically(path, report.to_json())
-    elif path.suffix in (".html", ".htm"):
-        write_atomically(path, report.to_html())
-    else:
-        raise UsageError(f"cannot tell the report format of '{path}': name it report.json or report.html")
+    """The report as JSON or HTML; a path that is not UTF-8 shows its odd bytes as ``\\udcff`` escapes."""
+    text = report.to_json() if path.suffix == ".json" else report.to_html()
+    write_atomically(path, text.encode("utf-8", "backslashreplace"))
 
 
 def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> None:
@@ -264,6 +271,10 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
         return path is not None and path.is_relative_to(root)
 
     paths = list(iter_tree(root))
+    for path in paths:
+        if not path.is_symlink() and not path.is_file():
+            msg = f"cannot read '{path}': not a regular file (a FIFO, socket or device); move it out of the tree"
+            raise UsageError(msg)
     sources = [p for p in paths if p.suffix in SOURCE_SUFFIXES and not p.is_symlink()]
     translations: list[Translation] = []
     with _progress(len(sources)) as advance:

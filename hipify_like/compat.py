@@ -183,7 +183,8 @@ def write_compat_headers(directory: Path, db: MappingDB | None = None) -> Compat
             stamp = _data_stamp()
             for relative, text in render_headers(db).items():
                 path = staging / relative
-                path.parent.mkdir(parents=True, exist_ok=True)
+                for parent in reversed(Path(relative).parents[:-1]):  # private, as the staging directory is
+                    (staging / parent).mkdir(mode=0o700, exist_ok=True)
                 path.write_text(text)
                 os.utime(path, ns=(stamp, stamp))
             try:

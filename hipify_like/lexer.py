@@ -10,6 +10,9 @@ Several files can be lexed in one call (:func:`lex_many`): they are joined into 
 file whose last token runs into the next file (an unterminated comment or raw string) is lexed again
 on its own.
 
+Consecutive line splices are lexed as one: clang's lexer recurses once per splice, and tens of
+thousands in a row overflow its stack (the offsets are mapped back to the original bytes).
+
 Tokens are kept as three parallel lists read straight from libclang's token array, so the cost per
 token is a few machine words, not a Python object.
 """
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TokenKind", "Tokens", "lex", "lex_many"]
+__all__ = ["ONE_SPLICE", "SPLICES", "TokenKind", "Tokens", "lex", "lex_many", "unspliced"]
 
 _NEST = 16
 _PREFIX = b"#if 1\n#else\n" * _NEST
@@ -35,7 +38,13 @@ _VIRTUAL_PATH = "/__torchada__/lex.cpp"
 _ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
-_SPLICE = re.compile(rb"(?:\\\r?\n)+")
+_ONE = rb"\\[ \t\f\v]*(?:\r\n?|\n\r?)"
+ONE_SPLICE = re.compile(_ONE)
+"""A line splice as clang reads it: a backslash, optional blanks, a newline (``\\r\\n``, ``\\n\\r``,
+``\\n`` or ``\\r``)."""
+SPLICES = re.compile(_ONE + rb"(?:" + _ONE + rb")*")
+"""A run of line splices (each pattern starts with the backslash itself: searching is then fast)."""
+_SPLICE_RUN = re.compile(_ONE + rb"(?:" + _ONE + rb")+")
 _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 
@@ -90,6 +99,51 @@ def _libclang() -> tuple[Any, Any]:
 
 def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     """Lex ``buffer``; return the kinds, byte offsets and byte lengths of its tokens."""
+    squeezed, runs = _squeeze_splices(buffer)
+    kinds, starts, lengths = _lex_squeezed(squeezed)
+    _strip_leading_splices(squeezed, starts, lengths)
+    if runs.at:
+        ends = [runs.original(s + n, end=True) for s, n in zip(starts, lengths, strict=True)]
+        starts = [runs.original(s) for s in starts]
+        lengths = [e - s for s, e in zip(starts, ends, strict=True)]
+    return kinds, starts, lengths
+
+
+@dataclass(frozen=True, slots=True)
+class _SqueezedRuns:
+    """Where :func:`_squeeze_splices` removed bytes: at each ``at`` offset of the squeezed buffer (the
+    splice kept from a run), the bytes removed before it in total, ``removed``."""
+
+    at: list[int]
+    removed: list[int]
+
+    def original(self, offset: int, end: bool = False) -> int:
+        """The original offset of squeezed ``offset``; an ``end`` offset at a kept splice stays before it."""
+        i = (bisect.bisect_left if end else bisect.bisect_right)(self.at, offset)
+        return offset + (self.removed[i - 1] if i else 0)
+
+
+def _squeeze_splices(buffer: bytes) -> tuple[bytes, _SqueezedRuns]:
+    """``buffer`` with each run of consecutive line splices cut to its last splice (the same source
+    to a compiler, which deletes them all), and where bytes were removed."""
+    runs = _SqueezedRuns([], [])
+    pieces = []
+    position = removed = 0
+    for run in _SPLICE_RUN.finditer(buffer):
+        last = buffer.rfind(b"\\", run.start(), run.end())  # each splice has one backslash
+        pieces.append(buffer[position : run.start()])
+        removed += last - run.start()
+        runs.at.append(last - removed)
+        runs.removed.append(removed)
+        position = last
+    if not pieces:
+        return buffer, runs
+    pieces.append(buffer[position:])
+    return b"".join(pieces), runs
+
+
+def _lex_squeezed(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
+    """libclang's tokens of ``buffer``, which must hold no run of line splices."""
     cindex, index = _libclang()
     wrapped = _PREFIX + buffer + _SUFFIX
     tu = cindex.TranslationUnit.from_source(
@@ -120,19 +174,22 @@ def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     starts = [r - origin for r in raw]
     # libclang also returns the token that begins at the end of the range (the suffix's '#').
     stop = bisect.bisect_left(starts, len(buffer))
-    kinds, starts, lengths = kinds[:stop], starts[:stop], lengths[:stop]
-    _strip_leading_splices(buffer, starts, lengths)
-    return kinds, starts, lengths
+    return kinds[:stop], starts[:stop], lengths[:stop]
 
 
 def _strip_leading_splices(buffer: bytes, starts: list[int], lengths: list[int]) -> None:
     """A token right after a line splice (``\\`` + newline) includes the splice in its spelling;
     start it at its first real character instead, as a compiler reads it."""
-    for splice in _SPLICE.finditer(buffer):
+    for splice in SPLICES.finditer(buffer):
         i = bisect.bisect_left(starts, splice.start())
         if i < len(starts) and starts[i] == splice.start() and splice.end() < starts[i] + lengths[i]:
             lengths[i] -= splice.end() - starts[i]
             starts[i] = splice.end()
+
+
+def unspliced(spelling: bytes) -> bytes:
+    """``spelling`` without its line splices, as the compiler reads it."""
+    return ONE_SPLICE.sub(b"", spelling) if b"\\" in spelling else spelling
 
 
 def lex(data: bytes) -> Tokens:

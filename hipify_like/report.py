@@ -45,7 +45,7 @@ class PortReport:
 
     @property
     def lines(self) -> int:
-        return sum(t.original.count(b"\n") for t in self.translations)
+        return sum(_line_breaks(t.original) for t in self.translations)
 
     @property
     def renamed(self) -> Counter[str]:
@@ -94,7 +94,7 @@ class PortReport:
                 {
                     "path": t.path,
                     "changed": t.changed,
-                    "lines": t.original.count(b"\n"),
+                    "lines": _line_breaks(t.original),
                     "renamed": dict(sorted(t.renamed.items())),
                     "findings": [f.to_json() for f in t.findings],
                 }
@@ -150,3 +150,8 @@ class PortReport:
             "<h2>Files</h2><table><tr><th>file</th><th>changed</th><th>names translated</th><th>findings</th></tr>"
             f"{rows}</table></body></html>\n"
         )
+
+
+def _line_breaks(data: bytes) -> int:
+    """How many lines end in ``data`` (at ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")

@@ -32,7 +32,8 @@ __all__ = [
     "trie_pattern",
 ]
 
-INCLUDE_WORDS = frozenset({"include", "include_next"})
+INCLUDE_WORDS = frozenset({"include", "include_next", "import"})
+"""The directives that include a header (GCC and clang take ``#import``, including the header once)."""
 ARCH_MACRO = "__CUDA_ARCH__"
 ASM_KEYWORDS = frozenset({"asm", "__asm__", "__asm"})
 WARP_INTRINSICS = frozenset(

@@ -13,13 +13,14 @@ the renamed tokens is kept, and so is every line break.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .findings import Finding
-from .lexer import TokenKind, Tokens, lex_many
+from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
 from .mapping import Entry, Status
 from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
 
@@ -34,9 +35,14 @@ _INTEGER = re.compile(rb"(\d+)[uUlL]*")
 _FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
 _WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
-_INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\n]*)>|"([^"\n]*)")')
+_INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
 _BLANK = frozenset(b" \t\r\n\\\f\v")
-_INCLUDE_LINE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?\b")
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_HASH = re.compile(rb"#|%:")
+_INCLUDE_WORD = re.compile(rb"include_next|include|import")  # whole tokens: checked on the tokens
+_INCLUDE_DIRECTIVES = frozenset(word.encode() for word in INCLUDE_WORDS)
+_SPLICES_BEFORE_WORD = re.compile(SPLICES.pattern + rb"\w")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 _PTX_OPCODES = (
     "mov ld st cvt cvta add sub mul mad fma div rem abs neg min max and or xor not shl shr shf shfl bar barrier "
@@ -116,7 +122,7 @@ def translate_sources(
     """
     tables = tables or get_tables()
     candidates = [find_candidates(tables, data, report_includes) for data, _ in files]
-    needs_lexing = [i for i, found in enumerate(candidates) if found]
+    needs_lexing = [i for i, found in enumerate(candidates) if found or _has_spliced_word(files[i][0])]
     lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
     results = []
     for i, (data, path) in enumerate(files):
@@ -129,6 +135,11 @@ def translate_sources(
             result = _with_line_directive(result, line_directive)
         results.append(result)
     return results
+
+
+def _has_spliced_word(data: bytes) -> bool:
+    """Whether a line splice is inside a word: it may be a name to translate that no candidate shows."""
+    return any(m.start() and data[m.start() - 1] in _WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
 
 
 def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[re.Match[bytes]]:
@@ -152,7 +163,7 @@ def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes], report_i
     before = tables.contextual.get(word)
     if before is not None:
         return not _follows(data, match.start(), before)
-    if word in (b"include", b"include_next") and not report_includes:
+    if word in _INCLUDE_DIRECTIVES and not report_includes:
         peek = _INCLUDE_PEEK.match(data, match.end())
         return peek is not None and (peek.group(1) or peek.group(2)) not in tables.headers
     return False
@@ -180,7 +191,8 @@ def _skip_blanks_back(data: bytes, i: int) -> int | None:
     start = i
     while i > 0 and data[i - 1] in _BLANK:
         i -= 1
-    if b"\n" in data[i:start] and b"//" in data[data.rfind(b"\n", 0, i) + 1 : i]:
+    line_start = max(data.rfind(b"\n", 0, i), data.rfind(b"\r", 0, i)) + 1
+    if (b"\n" in data[i:start] or b"\r" in data[i:start]) and b"//" in data[line_start:i]:
         return None
     return i
 
@@ -221,6 +233,11 @@ class _FileTranslator:
     # -- token helpers -------------------------------------------------------------------------
 
     def text(self, i: int) -> bytes:
+        """Token ``i`` as the compiler reads it (without line splices)."""
+        spelled = self.spelling(i)
+        return unspliced(spelled) if b"\\" in spelled else spelled
+
+    def spelling(self, i: int) -> bytes:
         start = self.tokens.starts[i]
         return self.data[start : start + self.tokens.lengths[i]]
 
@@ -246,26 +263,60 @@ class _FileTranslator:
         )
 
     def position(self, offset: int) -> tuple[int, int]:
+        """Line and column of ``offset``; a line ends at ``\\n``, ``\\r\\n`` or ``\\r``."""
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
+            self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.data)]
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 
+    def line_ends(self, a: int, b: int) -> bool:
+        """Whether a logical line ends between tokens ``a`` < ``b``: a line break outside comments and
+        line splices."""
+        for k in range(a, b):
+            gap = unspliced(self.data[self.tokens.end(k) : self.tokens.starts[k + 1]])
+            if b"\n" in gap or b"\r" in gap:
+                return True
+        return False
+
+    def same_line(self, a: int, b: int) -> bool:
+        return not self.line_ends(min(a, b), max(a, b))
+
     def starts_line(self, i: int) -> bool:
-        """Whether token ``i`` is the first thing on its line (a preprocessor ``#``)."""
-        start = self.tokens.starts[i]
-        line_start = self.data.rfind(b"\n", 0, start) + 1
-        return not self.data[line_start:start].strip()
+        """Whether token ``i`` is the first thing on its logical line, comments aside (a directive's ``#``)."""
+        before = self.step(i, -1)
+        return before is None or self.line_ends(before, i)
+
+    def names_directive(self, i: int) -> bool:
+        """Whether word ``i`` names a directive: it follows a ``#`` or ``%:`` that is first on its logical
+        line, on the same line (``#  include``, ``#/**/if``, ``#\\<newline>define``)."""
+        hash_sign = self.step(i, -1)
+        return self.is_punct(hash_sign, b"#", b"%:") and self.same_line(hash_sign, i) and self.starts_line(hash_sign)
+
+    @functools.cached_property
+    def directives(self) -> list[tuple[int, int, bytes]]:
+        """The preprocessor directives, as ``(index of #, index of the name, name)``."""
+        found = []
+        for hash_sign in _HASH.finditer(self.data):
+            i = self.tokens.at(hash_sign.start())
+            name = self.step(i, 1)
+            if i is not None and name is not None and self.is_word(name) and self.names_directive(name):
+                found.append((i, name, self.text(name)))
+        return found
 
     def in_include_path(self, i: int) -> bool:
         """Whether token ``i`` is part of the header name of an ``#include`` line."""
-        start = self.tokens.starts[i]
-        line_start = self.data.rfind(b"\n", 0, start) + 1
-        directive = _INCLUDE_LINE.match(self.data, line_start)
-        return directive is not None and start >= directive.end()
+        names = self.include_names
+        before = bisect.bisect_left(names, i)
+        return before > 0 and self.same_line(names[before - 1], i)
 
-    def same_line(self, a: int, b: int) -> bool:
-        return b"\n" not in self.data[self.tokens.starts[a] : self.tokens.starts[b]]
+    @functools.cached_property
+    def include_names(self) -> list[int]:
+        """The indices of the ``include`` (``include_next``, ``import``) tokens of directives, in order
+        (from those words, not from every directive: most are not includes)."""
+        words = [i for m in _INCLUDE_WORD.finditer(self.data) if (i := self.tokens.at(m.start())) is not None
+                 and self.spelling(i) == m.group()]  # fmt: skip
+        words += [i for i, word in self.spliced_words if word in _INCLUDE_DIRECTIVES]
+        return sorted(i for i in words if self.is_word(i) and self.names_directive(i))
 
     # -- edits and findings --------------------------------------------------------------------
 
@@ -274,7 +325,9 @@ class _FileTranslator:
         self.replace_span(start, start + self.tokens.lengths[i], text)
 
     def replace_span(self, start: int, end: int, text: str | bytes) -> None:
-        self.edits[start] = (end, text.encode() if isinstance(text, str) else text)
+        """Replace ``data[start:end]``; the line splices there are kept, after ``text``, so every line stays."""
+        kept = b"".join(m.group() for m in ONE_SPLICE.finditer(self.data, start, end))
+        self.edits[start] = (end, (text.encode() if isinstance(text, str) else text) + kept)
 
     def report(self, rule: str, offset: int, name: str, message: str) -> None:
         """Record a finding, unless it lies where a MUSA build never compiles (see :meth:`foreign`)."""
@@ -311,15 +364,36 @@ class _FileTranslator:
     # -- the rules -----------------------------------------------------------------------------
 
     def run(self, candidates: Sequence[re.Match[bytes]]) -> Translation:
-        for match in candidates:
-            i = self.tokens.at(match.start())
-            if i is None or self.tokens.kinds[i] not in _IDENTIFIER_KINDS or self.tokens.end(i) != match.end():
-                continue  # inside a comment, a literal or a longer token
-            if self.in_include_path(i):
-                continue  # a word of <some/path.h>: the include rule alone looks at it
-            self.translate_word(i, match.group().decode())
+        found = [(i, match.group()) for match in candidates if (i := self.tokens.at(match.start())) is not None]
+        # Not inside a comment, a literal or a longer token; and the words with a line splice inside.
+        words = [(i, w) for i, w in found if self.tokens.kinds[i] in _IDENTIFIER_KINDS and self.spelling(i) == w]
+        words += self.spliced_words
+        words.sort()
+        includes = set(self.include_names)
+        for i, word in words:
+            if i in includes:
+                includes.discard(i)
+                self.translate_include(i)
+            elif word not in _INCLUDE_DIRECTIVES and not self.in_include_path(i):  # a word of <some/path.h>
+                self.translate_word(i, word.decode())
+        for i in sorted(includes):  # those no candidate showed (#import, the header unknown)
+            self.translate_include(i)
         text = self.splice()
         return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))
+
+    @functools.cached_property
+    def spliced_words(self) -> list[tuple[int, bytes]]:
+        """The identifiers with a line splice inside that read as a candidate (``cuda\\<newline>Malloc``)."""
+        found: list[tuple[int, bytes]] = []
+        if not _has_spliced_word(self.data):
+            return found
+        for splice in SPLICES.finditer(self.data):
+            i = bisect.bisect_right(self.tokens.starts, splice.start()) - 1
+            if i >= 0 and self.tokens.end(i) > splice.start() and self.tokens.kinds[i] in _IDENTIFIER_KINDS:
+                word = self.text(i)
+                if self.tables.trigger.fullmatch(word) and (i, word) not in found:
+                    found.append((i, word))
+        return found
 
     def splice(self) -> bytes:
         out = []
@@ -335,9 +409,7 @@ class _FileTranslator:
         return b"".join(out)
 
     def translate_word(self, i: int, word: str) -> None:
-        if word in INCLUDE_WORDS and self.is_punct(i - 1, b"#") and self.starts_line(i - 1):
-            self.translate_include(i)
-        elif word == "__CUDA_ARCH__":
+        if word == "__CUDA_ARCH__":
             self.translate_arch(i)
         elif word in ASM_KEYWORDS and self.tokens.kinds[i] == TokenKind.KEYWORD and self.is_ptx(i):
             self.report(
@@ -463,7 +535,7 @@ class _FileTranslator:
             begin, end = start + 1, self.tokens.starts[k]
         else:
             return  # #include MACRO
-        spelled = self.data[begin:end].decode(errors="surrogateescape")
+        spelled = unspliced(self.data[begin:end]).decode(errors="surrogateescape")
         entry = self.db.header(spelled)
         if (entry is not None or self.report_includes) and self.is_local(self.path, spelled, angled):
             self.includes.append(Include(spelled, angled, self.position(start)[0]))
@@ -593,21 +665,19 @@ def _foreign_branches(ft: _FileTranslator) -> list[tuple[int, int, bool]]:
     """``(start, end, is_rocm)`` byte ranges of the branches :meth:`_FileTranslator.foreign` skips."""
     spans: list[tuple[int, int, bool]] = []
     stack: list[list[object]] = []  # [kind of the taken branch, kind of the #else branch, branch start]
-    for i in range(len(ft.tokens) - 1):
-        if not (ft.is_punct(i, b"#") and ft.starts_line(i) and ft.is_word(i + 1)):
-            continue
-        directive, at = ft.text(i + 1), ft.tokens.starts[i]
+    for i, name, directive in ft.directives:
+        at = ft.tokens.starts[i]
         if directive in (b"if", b"ifdef", b"ifndef", b"elif", b"else", b"endif") and stack and stack[-1][0]:
             spans.append((int(stack[-1][2]), at, stack[-1][0] == "rocm"))  # type: ignore[arg-type]
         if directive in (b"if", b"ifdef", b"ifndef"):
-            words, operators = _condition_words(ft, i + 1)
+            words, operators = _condition_words(ft, name)
             if directive == b"ifdef":
                 operators = [o for o in operators if o != b"!"]
             elif directive == b"ifndef":
                 operators = [*operators, b"!"]
             stack.append([_branch_kind(words, operators, False), _branch_kind(words, operators, True), at])
         elif directive == b"elif" and stack:
-            words, operators = _condition_words(ft, i + 1)
+            words, operators = _condition_words(ft, name)
             stack[-1] = [_branch_kind(words, operators, False), None, at]
         elif directive == b"else" and stack:
             stack[-1] = [stack[-1][1], None, at]

@@ -24,7 +24,17 @@ from .findings import Finding
 from .tables import Tables, get_tables
 from .translate import Translation, translate_source
 
-__all__ = ["PLATFORM_PACKAGES", "Unit", "is_system_path", "system_roots", "translate_unit"]
+__all__ = [
+    "PLATFORM_PACKAGES",
+    "IncludeSearch",
+    "Unit",
+    "first_file",
+    "is_system_path",
+    "resolve_include",
+    "search_include",
+    "system_roots",
+    "translate_unit",
+]
 
 
 PLATFORM_PACKAGES = frozenset({"torch", "torch_musa", "nvidia", "triton", "cuda", "pybind11"})
@@ -53,25 +63,44 @@ def is_system_path(path: Path, roots: Sequence[Path] | None = None) -> bool:
 
 
 @dataclass(frozen=True)
+class IncludeSearch:
+    """Where one ``#include`` was looked for, in order, and :func:`first_file` of them (None: none was
+    a file, as for a system header's name)."""
+
+    candidates: tuple[str, ...]
+    found: str | None
+
+
+@dataclass(frozen=True)
 class Unit:
     """The translated files of one unit, the main source first; paths are absolute."""
 
     files: tuple[Translation, ...]
+    searches: tuple[IncludeSearch, ...] = ()
+    """Every ``#include`` search that decided which headers are in the unit."""
 
     @property
     def findings(self) -> tuple[Finding, ...]:
         return tuple(f for translation in self.files for f in translation.findings)
 
 
+def search_include(spelled: str, angled: bool, includer: Path, include_dirs: Iterable[Path]) -> IncludeSearch:
+    """Where the compiler looks for ``#include "spelled"`` / ``<spelled>`` from ``includer``, and finds it."""
+    directories = [] if angled else [includer.parent]
+    directories.extend(include_dirs)
+    candidates = tuple(str((directory / spelled).absolute()) for directory in directories)
+    return IncludeSearch(candidates, first_file(candidates))
+
+
+def first_file(candidates: Iterable[str]) -> str | None:
+    """The first of ``candidates`` that is a file, normalized (``a/../b`` is ``b``)."""
+    return next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None)
+
+
 def resolve_include(spelled: str, angled: bool, includer: Path, include_dirs: Iterable[Path]) -> Path | None:
     """Where the compiler would find ``#include "spelled"`` / ``<spelled>`` from ``includer``."""
-    candidates = [] if angled else [includer.parent]
-    candidates.extend(include_dirs)
-    for directory in candidates:
-        path = directory / spelled
-        if path.is_file():
-            return Path(os.path.normpath(path.absolute()))
-    return None
+    found = search_include(spelled, angled, includer, include_dirs).found
+    return None if found is None else Path(found)
 
 
 def translate_unit(
@@ -92,9 +121,12 @@ def translate_unit(
 
     include_dirs = [Path(d).absolute() for d in include_dirs]
     found: dict[str, set[Path]] = {}
+    searches: dict[IncludeSearch, None] = {}
 
     def is_local(includer: str, spelled: str, angled: bool) -> bool:
-        path = resolve_include(spelled, angled, Path(includer), include_dirs)
+        search = search_include(spelled, angled, Path(includer), include_dirs)
+        searches[search] = None
+        path = None if search.found is None else Path(search.found)
         if path is None or not is_project_path(path):
             return False
         found.setdefault(includer, set()).add(path)
@@ -115,4 +147,4 @@ def translate_unit(
             tables=tables,
         )
         pending.extend(sorted(found.get(str(path), ())))
-    return Unit(tuple(done.values()))
+    return Unit(tuple(done.values()), tuple(searches))

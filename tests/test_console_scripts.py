@@ -94,3 +94,41 @@ def test_a_missing_build_script_is_one_line(tmp_path: Path) -> None:
     assert result.stderr == (
         "torchada: error: cannot run 'setup.py': no such file (give a build script such as setup.py, or 'doctor')\n"
     )
+
+
+def test_host_compile_with_an_unusable_cache_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_text("int main() { return 0; }\n")
+    (tmp_path / "a-file").write_text("")
+    env = {**os.environ, "TORCHADA_CACHE_DIR": str(tmp_path / "a-file"), "MUSA_HOME": str(REPO / "tests/inputs/musa")}
+    result = run([*SCRIPTS["torchada-host-compile"], "--backend=mcc", "--", "c++", "-c", "k.cpp"], env=env, cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == (
+        f"torchada: error: the cache directory '{tmp_path}/a-file' is not a directory; "
+        "set TORCHADA_CACHE_DIR to a directory\n"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "k.cpp"]
+
+
+def test_host_compile_that_cannot_write_its_dependency_file_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    from torchada_build.compilers import cache
+    from torchada_build.host_compile import main
+
+    (tmp_path / "k.cpp").write_text("int f() { return 0; }\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TORCHADA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MUSA_HOME", str(REPO / "tests/inputs/musa"))
+    command = ["--backend=mcc", "--", "c++", "-MD", "-MF", "k.d", "-c", "k.cpp", "-o", "k.o"]
+    assert main(command) == 0  # the unit is cached: the next run writes only the dependency file
+
+    def full_disk(fd: int, mode: str) -> object:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(cache.os, "fdopen", full_disk)
+    capsys.readouterr()
+    assert main(command) == 1
+    assert capsys.readouterr().err == f"torchada: error: cannot write '{tmp_path}/k.d': No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "k.cpp", "k.d", "k.o"]

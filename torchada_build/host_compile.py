@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from .compilers.backends import Backend, make_toolchain, select_backend
-from .compilers.cache import get_cache_dir, write_atomically
+from .compilers.cache import open_cache_dir, write_atomically
 from .compilers.depfile import format_rule, parse_depfile, remap
 from .compilers.errors import TorchadaError
 from .compilers.units import CachedUnit, UnitRequest, get_unit
@@ -228,7 +228,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     source = scan.words[scan.sources[0]]
     include_dirs, pre_include_values = _include_requests(scan)
     request = UnitRequest(_absolute(source), tuple(include_dirs), _project_pre_includes(pre_include_values, include_dirs))
-    cache_dir = get_cache_dir(environ)
+    cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
     before, after = make_toolchain(backend, environ).host_flags(cache_dir)
     return HostCompile(
@@ -282,7 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"torchada: error: cannot run '{plan.argv[0]}': {error.strerror}", file=sys.stderr)
         return 127
     if returncode == 0:
-        plan.finish()
+        try:
+            plan.finish()
+        except TorchadaError as error:
+            print(f"torchada: error: {error}", file=sys.stderr)
+            return 1
     return returncode
 
 

@@ -93,3 +93,62 @@ def test_unsupported_option_for_mcc(driver) -> None:
         message
         == "option '-ptx' is not supported by the mcc backend: PTX is NVIDIA's virtual ISA; mcc does not emit it"
     )
+
+
+@pytest.mark.parametrize(
+    ("setting", "line"),
+    [
+        ("{tmp}/a-file", "the cache directory '{tmp}/a-file' is not a directory; set TORCHADA_CACHE_DIR to a directory"),
+        ("{tmp}/a-file/cache", "cannot use the cache directory '{tmp}/a-file/cache': Not a directory; set "
+                               "TORCHADA_CACHE_DIR to another"),
+        ("{tmp}/shared", "the cache directory '{tmp}/shared' is writable by other users (mode 777); chmod go-w it, or "
+                         "set TORCHADA_CACHE_DIR to your own"),
+    ],
+)  # fmt: skip
+def test_an_unusable_cache_directory(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     setting: str, line: str) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared").chmod(0o777)
+    driver_env("mcc", TORCHADA_CACHE_DIR=setting.format(tmp=tmp_path))
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == line.format(tmp=tmp_path)
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "k.cu", "shared"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes whatever the mode")
+def test_a_read_only_cache_directory(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    (tmp_path / "cache").mkdir(mode=0o500)
+    driver_env("mcc", TORCHADA_CACHE_DIR=str(tmp_path / "cache"))
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
+        f"the cache directory '{tmp_path}/cache' is not writable; set TORCHADA_CACHE_DIR to a writable directory"
+    )
+
+
+def test_a_launcher_with_an_unbalanced_quote(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    driver_env("mcc", TORCHADA_COMPILER_LAUNCHER="ccache 'x")
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
+        "cannot read TORCHADA_COMPILER_LAUNCHER (No closing quotation): ccache 'x"
+    )
+
+
+@pytest.mark.parametrize(
+    ("arch", "line"),
+    [
+        ("-arch=sm_12", "Unsupported gpu architecture 'sm_12' (the oldest nvcc 13.0 and torchada build for is sm_75, "
+                        "MUSA mp_21)"),
+        ("-arch=sm_70", "Unsupported gpu architecture 'sm_70' (the oldest nvcc 13.0 and torchada build for is sm_75, "
+                        "MUSA mp_21)"),
+        ("-gencode=arch=compute_80,code=sm_85", "Unsupported gpu architecture 'sm_85'"),
+    ],
+)  # fmt: skip
+def test_mcc_refuses_an_architecture_nvcc_does_not_list(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        arch: str, line: str) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text("")
+    assert _fatal(driver(["--dryrun", arch, "-c", "k.cu"])) == line

@@ -102,10 +102,10 @@ def test_leftovers_of_a_killed_run_are_never_read(project: Path, tmp_path: Path)
     (cache / "units" / ".tmp-killed" / "unit.json").write_text("{not json")
     manifest = next((cache / "manifests").iterdir())
     (manifest.parent / ".tmp-killed").write_text("garbage")
-    (unit.root / "unit.json").unlink()  # a unit that lost its record is rebuilt, not trusted
+    (unit.root / "unit.json").unlink()  # a unit that lost its record is rebuilt beside it, not trusted
     again = get_unit(_request(project), cache)
-    assert again.root == unit.root and (again.root / "unit.json").is_file()
-    assert json.loads(manifest.read_text())["entries"][0]["unit"] == unit.root.name
+    assert again.root != unit.root and (again.root / "unit.json").is_file()
+    assert json.loads(manifest.read_text())["entries"][0]["unit"] == again.root.name
 
 
 def test_parallel_builds_agree(project: Path, tmp_path: Path) -> None:
@@ -148,3 +148,111 @@ def test_a_headers_findings_print_once_per_session(tmp_path: Path, nvcc: str) ->
     assert sum("shared.cuh:2:" in line for line in first.splitlines()) == 1
     assert "cudaMainUnknown_a" in first and "cudaMainUnknown_b" in first
     assert sum("shared.cuh:2:" in line for line in session().splitlines()) == 1
+
+
+def test_a_header_created_after_the_first_build_is_translated(project: Path, tmp_path: Path) -> None:
+    """The first build failed (no such header); the warm unit must not hide the header made since."""
+    (project / "k.cu").write_text('#include "late.cuh"\n')
+    first = get_unit(_request(project), tmp_path / "cache")
+    assert first.originals == (str(project / "k.cu"),)
+    (project / "include" / "late.cuh").write_text("cudaStream_t s;\n")
+    second = get_unit(_request(project), tmp_path / "cache")
+    assert "musaStream_t" in second.mirror(project / "include" / "late.cuh").read_text()
+
+
+def test_a_header_that_shadows_the_cached_one_in_an_earlier_include_dir_is_translated(tmp_path: Path) -> None:
+    for directory in ("inc1", "inc2"):
+        (tmp_path / directory).mkdir()
+    (tmp_path / "inc2" / "h.cuh").write_text("cudaStream_t s;\n")
+    (tmp_path / "k.cu").write_text("#include <h.cuh>\n")
+    request = UnitRequest(tmp_path / "k.cu", (tmp_path / "inc1", tmp_path / "inc2"))
+    assert get_unit(request, tmp_path / "cache").mirror(tmp_path / "inc2" / "h.cuh").is_file()
+    (tmp_path / "inc1" / "h.cuh").write_text("cudaEvent_t e;\n")
+    second = get_unit(request, tmp_path / "cache")
+    assert second.originals == (str(tmp_path / "k.cu"), str(tmp_path / "inc1" / "h.cuh"))
+    assert "musaEvent_t" in second.mirror(tmp_path / "inc1" / "h.cuh").read_text()
+
+
+def test_a_unit_that_lost_a_translated_file_is_not_used_nor_changed(project: Path, tmp_path: Path) -> None:
+    """An age-based cleaner removed a translated header: the compiler would find the original. The
+    incomplete unit is left as it is (another build may be compiling from it); a new one goes beside it."""
+    first = get_unit(_request(project), tmp_path / "cache")
+    header = first.mirror(project / "include" / "common.cuh")
+    header.unlink()
+    (first.root / "in-use").touch()
+    second = get_unit(_request(project), tmp_path / "cache")
+    assert second.root != first.root and "musaStream_t" in second.mirror(project / "include" / "common.cuh").read_text()
+    assert (first.root / "in-use").exists() and not header.exists()
+    assert get_unit(_request(project), tmp_path / "cache") == second
+
+
+def test_a_complete_unit_is_never_removed_by_a_run_that_looked_too_early(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Check-then-act: a run that looked for the unit just before another renamed it into place must
+    not delete it (the other is compiling from it)."""
+    cache = tmp_path / "cache"
+    first = get_unit(_request(project), cache)
+    (first.root / "in-use").touch()
+    (cache / "manifests").rename(tmp_path / "manifests")  # the late run finds no manifest yet
+    looked: list[object] = []
+    real_load, real_is_file = units._load, Path.is_file
+
+    def load_missing_once(root: Path) -> units.CachedUnit | None:
+        if not looked:
+            looked.append(root)
+            return None
+        return real_load(root)
+
+    def is_file_missing_once(self: Path) -> bool:
+        if self.name == "unit.json" and not looked:
+            looked.append(self)
+            return False
+        return real_is_file(self)
+
+    monkeypatch.setattr(units, "_load", load_missing_once)
+    monkeypatch.setattr(Path, "is_file", is_file_missing_once)
+    assert get_unit(_request(project), cache).main.is_file()
+    assert looked and (first.root / "in-use").exists() and first.main.is_file()
+
+
+def test_a_manifest_entry_with_no_files_matches_nothing(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = get_unit(_request(project), cache)
+    manifest = next((cache / "manifests").iterdir())
+    entries = json.loads(manifest.read_text())["entries"]
+    (project / "k.cu").write_text("cudaEvent_t e;\n")
+    manifest.write_text(json.dumps({"entries": [{"unit": first.root.name, "files": [], "searches": []}, *entries]}))
+    assert "musaEvent_t" in get_unit(_request(project), cache).main.read_text()
+
+
+def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from torchada_build.compilers import cache
+    from torchada_build.compilers.errors import WriteError
+
+    def full_disk(fd: int, mode: str) -> object:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(cache.os, "fdopen", full_disk)
+    with pytest.raises(WriteError, match=f"^cannot write '{tmp_path}/out/k.d': No space left on device$"):
+        cache.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
+    assert os.listdir(tmp_path / "out") == []
+
+
+@pytest.mark.nvcc
+def test_a_build_after_the_missing_header_appears_compiles_its_translation(
+    driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nvcc: str  # noqa: ARG001
+) -> None:
+    """The first build fails (no late.cuh); the second, after it is written, must translate it (its
+    finding shows it) rather than compile the original from the first build's unit."""
+    monkeypatch.chdir(tmp_path)
+    driver_env("loopback", TORCHADA_CACHE_DIR=str(tmp_path / "cache"))
+    (tmp_path / "k.cu").write_text('#include "late.cuh"\nvoid k() { late(); }\n')
+    assert driver(["-c", "k.cu", "-o", "k.o"]).returncode != 0
+    (tmp_path / "late.cuh").write_text("#pragma once\ninline void late() { cudaMallocAsync(nullptr, 0, 0); }\n")
+    second = driver(["-c", "k.cu", "-o", "k.o"])
+    assert second.returncode == 0, second.stderr
+    assert f"{tmp_path}/late.cuh:2:22: warning: 'cudaMallocAsync' has no MUSA counterpart" in second.stderr

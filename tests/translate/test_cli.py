@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +16,8 @@ SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "makefile"
 
 def port(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "hipify_like", *map(str, args)], capture_output=True, text=True, cwd=cwd, check=False
+        [sys.executable, "-m", "hipify_like", *map(str, args)], capture_output=True, text=True, cwd=cwd, check=False,
+        timeout=120,  # a FIFO once blocked it forever
     )
 
 
@@ -187,15 +190,35 @@ def test_error_level_findings_exit_1(tmp_path: Path) -> None:
         (["{project}/kernel.cu", "-o", "{project}/kernel2.cu"], "would overwrite the original header"),
         (["{project}", "--inplace", "--backup-suffix", ""], "non-empty --backup-suffix"),
         (["{project}", "--out-root", "o", "--report", "r.txt"], "report format"),
+        (["{project}/kernel.cu", "-o", "o/kernel.cu", "--report", "r.txt"],
+         "cannot tell the report format of 'r.txt': name it report.json or report.html"),
+        (["{project}", "--inplace", "--backup-suffix", "/x"], "--backup-suffix '/x' must be a file name suffix (no '/')"),
+        (["{project}/fifo.cu", "-o", "o.cu"], "cannot read '{project}/fifo.cu': not a regular file (a FIFO, socket or device)"),
+        (["{project}", "--out-root", "o"], "cannot read '{project}/sub/pipe.cuh': not a regular file (a FIFO, socket or "
+                                           "device); move it out of the tree"),
     ],
-)
+)  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(project: Path, tmp_path: Path, arguments: list[str], message: str) -> None:
+    fifo = re.search(r"'\{project\}/([^']+)': not a regular file", message)
+    if fifo:
+        (project / fifo.group(1)).parent.mkdir(exist_ok=True)
+        os.mkfifo(project / fifo.group(1))
     before = sorted(p.name for p in project.iterdir())
     result = port(*(a.format(project=project) for a in arguments), cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("torchada-port: error: ") and message in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("torchada-port: error: ") and message.format(project=project) in lines[0]
     assert sorted(p.name for p in project.iterdir()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]  # no output, no report
+
+
+def test_a_file_name_that_is_not_utf8_is_reported(tmp_path: Path) -> None:
+    name = os.fsdecode(b"k\xff.cu")
+    (tmp_path / name).write_text("cudaStream_t s;\n")
+    for report in ("r.html", "r.json"):
+        result = port(name, "-o", "o.cu", "--report", report, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "k\\udcff.cu" in (tmp_path / report).read_text()
 
 
 def test_unknown_option_is_a_usage_error() -> None:
@@ -256,3 +279,23 @@ def test_every_document_the_evidence_cites_is_in_the_repository(capsys) -> None:
     cited = {m for row in rows for m in re.findall(r"[\w./-]+\.(?:md|tsv)\b", row["evidence"])}
     assert "docs/reference/musa_toolchain.md" in cited
     assert sorted(c for c in cited if not (repo / c).is_file()) == []
+
+
+def test_a_failed_write_names_the_file_and_leaves_nothing(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+    import os
+
+    from hipify_like import fileio
+    from hipify_like.cli import main
+
+    def full_disk(fd: int, mode: str) -> object:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(fileio.os, "fdopen", full_disk)
+    (tmp_path / "out").mkdir()
+    assert main([str(project / "kernel.cu"), "-o", str(tmp_path / "out" / "kernel.cu")]) == 2
+    assert capsys.readouterr().err == f"torchada-port: error: '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
+    assert os.listdir(tmp_path / "out") == []
