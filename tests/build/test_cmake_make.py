@@ -229,6 +229,23 @@ def test_scikit_build_core_loopback(tmp_path: Path, loopback_env) -> None:
     assert "CHECKED saxpy: " in ran.output or "RESULT [3.0]" in ran.output
 
 
+@pytest.mark.network
+def test_scikit_build_core_under_pips_build_isolation(tmp_path: Path, loopback_env) -> None:
+    """``pip wheel .`` as a project's README says: pip installs scikit-build-core into an isolated
+    environment and builds with a PYTHONPATH that hides every other one, torchada's too."""
+    probe = run([sys.executable, "-m", "pip", "download", "--no-deps", "-d", tmp_path / "probe", "scikit-build-core==1.1.2"],
+                tmp_path, loopback_env)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip(f"PyPI cannot be reached: {probe.output.strip().splitlines()[-1]}")
+    source = copy_sample("skbuild", tmp_path)
+    env = {**loopback_env, "CMAKE_TOOLCHAIN_FILE": str(get_toolchain_file()), "CMAKE_GENERATOR": "Ninja"}
+    built = run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", "dist", "."], source, env).check()
+    assert "CMakeFiles/torchada/torchada-nvcc" in built.output, "the driver ran without its wrapper"
+    copies = [p for p in Path(env["TORCHADA_CACHE_DIR"]).rglob("saxpy.cu") if p.is_file()]
+    assert any(b"musaMalloc" in p.read_bytes() for p in copies), "saxpy.cu was not translated"
+    assert list((source / "dist").glob("gpu_saxpy-*.whl"))
+
+
 def test_cuda_home_command_gives_a_root_whose_nvcc_is_the_driver(tmp_path: Path, loopback_env) -> None:
     printed = run([sys.executable, "-m", "torchada_build", "--cuda-home"], tmp_path, loopback_env).check().output
     cuda_home = Path(printed.strip())

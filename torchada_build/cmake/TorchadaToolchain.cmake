@@ -28,16 +28,6 @@ if(NOT TORCHADA_NVCC)
   message(FATAL_ERROR "torchada: cannot find torchada-nvcc; put it on PATH or pass -DTORCHADA_NVCC=<path>")
 endif()
 
-# Written for any policy setting: projects with cmake_minimum_required(VERSION 3.0) read this file too
-# (IN_LIST needs CMP0057, quoted if() arguments CMP0054).
-get_property(_torchada_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-list(FIND _torchada_languages CUDA _torchada_cuda_enabled)
-if(_torchada_cuda_enabled EQUAL -1 AND NOT CMAKE_CUDA_COMPILER)
-  set(CMAKE_CUDA_COMPILER "${TORCHADA_NVCC}")
-endif()
-unset(_torchada_languages)
-unset(_torchada_cuda_enabled)
-
 if(NOT TORCHADA_HOST_COMPILE)
   get_filename_component(_torchada_bin "${TORCHADA_NVCC}" DIRECTORY)
   find_program(TORCHADA_HOST_COMPILE NAMES torchada-host-compile HINTS "${_torchada_bin}"
@@ -48,9 +38,45 @@ if(NOT TORCHADA_HOST_COMPILE)
   message(FATAL_ERROR "torchada: cannot find torchada-host-compile next to ${TORCHADA_NVCC} or on PATH; "
                       "pass -DTORCHADA_HOST_COMPILE=<path>")
 endif()
+
+# torchada's programs run in the Python environment they are installed in. A build run with PYTHONPATH
+# set (pip's build isolation, `pip wheel .`, sets one whose sitecustomize hides every other environment,
+# torchada's too) runs them through wrappers in the build tree that unset it for them alone; the build's
+# own Python commands keep it.
+get_property(_torchada_in_try_compile GLOBAL PROPERTY IN_TRY_COMPILE)
+if(NOT _torchada_in_try_compile AND NOT "$ENV{PYTHONPATH}" STREQUAL "")
+  set(_torchada_wrappers "${CMAKE_BINARY_DIR}/CMakeFiles/torchada")
+  foreach(_torchada_program TORCHADA_NVCC TORCHADA_HOST_COMPILE)
+    get_filename_component(_torchada_name "${${_torchada_program}}" NAME)
+    if(NOT "${${_torchada_program}}" STREQUAL "${_torchada_wrappers}/${_torchada_name}")
+      file(WRITE "${_torchada_wrappers}/staging/${_torchada_name}"
+           "#!/bin/sh\n# Written by TorchadaToolchain.cmake: ${_torchada_name} without the build's PYTHONPATH.\n"
+           "unset PYTHONPATH\nexec '${${_torchada_program}}' \"$@\"\n")
+      file(COPY "${_torchada_wrappers}/staging/${_torchada_name}" DESTINATION "${_torchada_wrappers}/staged"
+           FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+      file(RENAME "${_torchada_wrappers}/staged/${_torchada_name}" "${_torchada_wrappers}/${_torchada_name}")
+      set(${_torchada_program} "${_torchada_wrappers}/${_torchada_name}" CACHE FILEPATH
+          "${_torchada_name} run without the build's PYTHONPATH" FORCE)
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE "${_torchada_wrappers}/staging" "${_torchada_wrappers}/staged")
+  unset(_torchada_wrappers)
+  unset(_torchada_program)
+  unset(_torchada_name)
+endif()
+
+# Written for any policy setting: projects with cmake_minimum_required(VERSION 3.0) read this file too
+# (IN_LIST needs CMP0057, quoted if() arguments CMP0054).
+get_property(_torchada_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+list(FIND _torchada_languages CUDA _torchada_cuda_enabled)
+if(_torchada_cuda_enabled EQUAL -1 AND NOT CMAKE_CUDA_COMPILER)
+  set(CMAKE_CUDA_COMPILER "${TORCHADA_NVCC}")
+endif()
+unset(_torchada_languages)
+unset(_torchada_cuda_enabled)
+
 # Not in try-compile projects: CMake's compiler checks would record the translated compile's include
 # directories as the compiler's own.
-get_property(_torchada_in_try_compile GLOBAL PROPERTY IN_TRY_COMPILE)
 if(NOT _torchada_in_try_compile)
   execute_process(COMMAND "${TORCHADA_NVCC}" --torchada-info=cmake RESULT_VARIABLE _torchada_status
                   OUTPUT_VARIABLE _torchada_cmake ERROR_VARIABLE _torchada_error)
