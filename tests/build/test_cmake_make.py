@@ -13,13 +13,12 @@ import os
 import re
 import shlex
 import shutil
-import socket
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from compiler_caches import cache_counts, private_caches
 from conftest import Built, copy_sample, run
 from musa_standin import MusaStandIn, read_mcc_calls
 from test_setuptools import nvidia_wheel_libs
@@ -263,30 +262,12 @@ def test_cmake_cuda_compiler_launcher_in_front(tmp_path: Path, loopback_env, lau
     program = shutil.which(launcher, path=path)
     if program is None:
         pytest.skip(f"{launcher} is not installed")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**loopback_env, "PATH": path, "CCACHE_DIR": str(tmp_path / "ccache"), "SCCACHE_DIR": str(tmp_path / "sccache"),
-           "SCCACHE_SERVER_PORT": str(port), "SCCACHE_IDLE_TIMEOUT": "120"}  # fmt: skip
     source = copy_sample("cmake_cublas", tmp_path)
-    if launcher == "sccache":
-        subprocess.run([program, "--start-server"], env=env, capture_output=True, check=True)
-    try:
+    with private_caches(launcher, {**loopback_env, "PATH": path}, tmp_path) as env:
         cmake_build(source, source / "build", env, "-G", "Ninja", f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}",
                     f"-DCMAKE_CUDA_COMPILER_LAUNCHER={program}").check()  # fmt: skip
         run(["ninja", "-t", "clean"], source / "build", env).check()
         run(["cmake", "--build", source / "build"], source, env).check()
-        if launcher == "sccache":
-            shown = run([program, "--show-stats", "--stats-format", "json"], source, env).check().output
-            stats = json.loads(shown[shown.index("{"):])["stats"]
-            hits, misses = stats["cache_hits"]["counts"].get("CUDA", 0), stats["cache_misses"]["counts"].get("CUDA", 0)
-        else:
-            shown = run([program, "--print-stats"], source, env).check().output
-            counters = dict(line.split("\t") for line in shown.splitlines() if "\t" in line)
-            hits = int(counters["direct_cache_hit"]) + int(counters["preprocessed_cache_hit"])
-            misses = int(counters["cache_miss"])
-    finally:
-        if launcher == "sccache":
-            subprocess.run([program, "--stop-server"], env=env, capture_output=True, check=False)
+        hits, misses = cache_counts(launcher, env, "CUDA")
     cuda_objects = len(cuda_commands(source / "build"))
     assert cuda_objects > 0 and hits == misses == cuda_objects, (hits, misses, cuda_objects)

