@@ -4,7 +4,8 @@ Files are written to a temporary name in the same directory and renamed over the
 (``os.replace``); directories are filled under a temporary name and renamed into place, and a
 directory that another process renamed there first wins (its content is the same: every cached
 directory is named after a hash of what it holds). A killed run leaves at most a ``.tmp-*`` entry,
-which no reader ever opens.
+which no reader ever opens, and its work directory under ``tmp/``; the next run that writes beside
+them removes those older than :data:`STALE_AFTER_S`.
 
 The cache is private: its directories are made 0700 whatever the umask, and a cache directory that
 another user owns or could write is refused (what it holds is compiled into the build).
@@ -17,12 +18,19 @@ import os
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .errors import CacheError, WriteError
 
-__all__ = ["atomic_directory", "file_mode", "get_cache_dir", "make_private_dir", "open_cache_dir", "write_atomically"]
+__all__ = [
+    "STALE_AFTER_S", "atomic_directory", "file_mode", "get_cache_dir", "make_private_dir", "make_work_dir",
+    "open_cache_dir", "write_atomically",
+]  # fmt: skip
+
+STALE_AFTER_S = 24 * 3600
+"""A temporary entry of the cache older than this (a day) belongs to a run that was killed."""
 
 
 def get_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -68,6 +76,27 @@ def make_private_dir(path: Path) -> None:
         os.mkdir(path, 0o700)
 
 
+def remove_stale(directory: Path, prefix: str) -> None:
+    """Remove the entries of ``directory`` named ``prefix*`` that are older than :data:`STALE_AFTER_S`."""
+    cutoff = time.time() - STALE_AFTER_S
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.name.startswith(prefix) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path)
+                    else:
+                        os.unlink(entry.path)
+
+
+def make_work_dir(cache_dir: Path) -> Path:
+    """A new private (0700), unpredictably named work directory under ``cache_dir/tmp``."""
+    parent = cache_dir / "tmp"
+    make_private_dir(parent)
+    remove_stale(parent, "torchada-nvcc-")
+    return Path(tempfile.mkdtemp(prefix="torchada-nvcc-", dir=parent))
+
+
 def file_mode() -> int:
     """The mode a new file gets from ``open()``: 0666 less the umask."""
     umask = os.umask(0o022)
@@ -82,6 +111,7 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     try:
         if private:
             make_private_dir(path.parent)
+            remove_stale(path.parent, ".tmp-")
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
@@ -105,6 +135,7 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
 def atomic_directory(final: Path) -> Iterator[Path]:
     """Yield an empty temporary directory that becomes ``final`` when the block succeeds."""
     make_private_dir(final.parent)
+    remove_stale(final.parent, ".tmp-")
     temporary = Path(tempfile.mkdtemp(prefix=".tmp-", dir=final.parent))
     try:
         yield temporary

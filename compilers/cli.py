@@ -67,7 +67,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         return 0
     from .archs import requested_targets
     from .backends import make_toolchain
-    from .cache import open_cache_dir
+    from .cache import make_work_dir, open_cache_dir
     from .errors import warn
     from .identity import arch_line, variable_lines
     from .jobs import run_jobs
@@ -97,16 +97,14 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     toolchain.check_options(parsed)
     echo = parsed.has("--verbose") or parsed.has("--dryrun")
     execute = not parsed.has("--dryrun")
-    import tempfile
-
-    if execute:  # private (0700) and unpredictable; the finally below removes it, atexit when that is skipped
+    if execute:  # private and unpredictable; the finally below removes it, atexit when that is skipped
         import atexit
         import shutil
 
-        workdir = Path(tempfile.mkdtemp(prefix="torchada-nvcc-"))
+        workdir = make_work_dir(cache_dir)
         atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     else:
-        workdir = Path(tempfile.gettempdir()) / f"torchada-nvcc-{os.getpid()}"
+        workdir = cache_dir / "tmp" / f"torchada-nvcc-{os.getpid()}"
     if echo:
         from .dbfacts import get_db_facts
 

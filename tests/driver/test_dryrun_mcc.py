@@ -83,7 +83,7 @@ def normalize(text: str, cache_dir: Path, sources: Path) -> str:
         text = text.replace(old, new)
     text = re.sub(r"units/[0-9a-f]{32}", "units/$UNIT", text)
     text = re.sub(r"toolkit/mcc-[0-9a-f]{16}", "toolkit/mcc-$HASH", text)
-    text = re.sub(r"/\S*/torchada-nvcc-\d+/", "$TMP/", text)
+    text = re.sub(r"\$CACHE/tmp/torchada-nvcc-\d+/", "$TMP/", text)  # the work directory
     text = re.sub(r"^#\$ PATH=.*$", "#$ PATH=$CACHE/toolkit/mcc-$HASH/bin:$PATH", text, flags=re.M)
     return text
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from torchada_build.compilers.cache import STALE_AFTER_S
 from torchada_build.compilers.units import UnitRequest, get_unit
 
 from hipify_like.cli import main as port
@@ -95,7 +97,7 @@ def test_the_work_directory_is_new_and_private_and_its_dependency_file_gets_the_
     driver, driver_env, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nvcc: str  # noqa: ARG001
 ) -> None:
     """The old work directory was $TMPDIR/torchada-nvcc-<pid>: whoever made it first (a symlink to a
-    directory of theirs) received the temporaries."""
+    directory of theirs) received the temporaries. It is now a new directory in the private cache."""
     (tmp_path / "tmp").mkdir()
     (tmp_path / "trap").mkdir()
     (tmp_path / "tmp" / f"torchada-nvcc-{os.getpid()}").symlink_to(tmp_path / "trap")
@@ -107,5 +109,24 @@ def test_the_work_directory_is_new_and_private_and_its_dependency_file_gets_the_
     finally:
         os.umask(previous)
     assert os.listdir(tmp_path / "trap") == []
-    assert os.listdir(tmp_path / "tmp") == [f"torchada-nvcc-{os.getpid()}"]  # the work directory is gone
+    assert os.listdir(tmp_path / "cache" / "tmp") == []  # the work directory is gone
     assert stat.S_IMODE(os.stat(tmp_path / "k.d").st_mode) == 0o644
+
+
+@pytest.mark.nvcc
+def test_what_a_killed_run_left_is_removed_a_day_later(driver, driver_env, source: Path, tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    cache = tmp_path / "cache"
+    driver_env("loopback", TORCHADA_CACHE_DIR=str(cache))
+    assert driver(["-c", "k.cu", "-o", "k.o"]).returncode == 0
+    left = [cache / "tmp" / "torchada-nvcc-killed", cache / "units" / ".tmp-killed", cache / "manifests" / ".tmp-killed"]
+    for path in left:
+        path.mkdir(parents=True)
+        (path / "partial").write_text("half")
+    recent = cache / "units" / ".tmp-running"
+    recent.mkdir()
+    day_and_a_bit = time.time() - STALE_AFTER_S - 60
+    for path in left:
+        os.utime(path, (day_and_a_bit, day_and_a_bit))
+    (source.parent / "k.cu").write_text((source.parent / "k.cu").read_text() + "// a new unit\n")
+    assert driver(["-c", "k.cu", "-o", "k.o"]).returncode == 0
+    assert [p for p in left if p.exists()] == [] and recent.is_dir()
