@@ -76,6 +76,8 @@ class Project:
 
 
 SETUP_PY = ("{python}", "setup.py", "build_ext", "--inplace")
+CMAKE_ROUTES = ("CMake", "scikit-build-core")
+"""Routes whose MUSA dry-run replays the compile commands CMake generated (see :func:`_cmake_musa_dry_run`)."""
 
 CORPUS = (
     Project(
@@ -105,17 +107,21 @@ CORPUS = (
         note="its utils_math.cuh declares lerp(float, float, float), which clashes with C++20's std::lerp, and torch 2.14 builds extensions as C++20: the stock build fails alike",
     ),
     Project(
+        "rwkv", "0.8.30", "e705618d1764a891c53ecb4b3463a621ebb99af0b4d316553e64c45ceb3634b3",
+        "load()", "JIT op library at import (load(is_python_module=False), TORCH_LIBRARY ops), cuBLAS fp16 GEMM "
+        "(cublasGemmEx), __half kernels", ("{python}", "{jit_script}"),
+        jit="sys.path.insert(0, 'src')\nimport torch, rwkv.model\n"
+        "assert not rwkv.model.DISABLE_CUBLAS_GEMM, 'the cuBLAS GEMM did not build'\n"
+        "assert 'MUSA_HOME' in os.environ or hasattr(torch.ops.rwkv, 'gemm_fp16_cublas'), 'its ops are not registered'\n",
+        env={"RWKV_CUDA_ON": "1", "RWKV_JIT_ON": "0"},
+    ),
+    Project(
         "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
         "CMake", "enable_language(CUDA) with find_package(Torch), curand-free random walks, c10::Half",
         ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
          "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
          "&&", "cmake", "--build", "cmake-build", "-v"),
         note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
-    ),
-    Project(
-        "causal-conv1d", "1.7.0", "3202758494eaa7b597ce1c282dfa188889506bfcb92cad3c407d26736bfcd32b",
-        "setup.py (ninja)", "c10::Half/at::BFloat16 templates, cub BlockLoad/BlockStore",
-        SETUP_PY, env={"CAUSAL_CONV1D_FORCE_BUILD": "TRUE"},
     ),
     Project(
         "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
@@ -133,13 +139,12 @@ CORPUS = (
          "-DCMAKE_CUDA_ARCHITECTURES=80", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "&&", "cmake", "--build", "cmake-build", "-v"),
         variant="cmake", ci=("stock", "loopback"),
-        note="no MUSA dry-run: CMake identifies its CUDA compiler by running what it compiles, which the stand-in mcc cannot give",
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
         "scikit-build-core", "`pip wheel .` as its README says, CMake options in CMAKE_ARGS; llava's shared library too",
         ("{python}", "-m", "pip", "wheel", ".", "--no-deps", "-w", "dist", "-Cbuild-dir=skbuild"),
-        env={"CMAKE_ARGS": "-DLLAMA_CUBLAS=on -DCMAKE_CUDA_ARCHITECTURES=80{cmake_toolchain}"},
+        env={"CMAKE_ARGS": "-DLLAMA_CUBLAS=on -DCMAKE_CUDA_ARCHITECTURES=80 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON{cmake_toolchain}"},
         variant="skbuild",
     ),
     Project(
@@ -431,10 +436,14 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
         Path(fill["jit_script"]).write_text("import os, sys\nsys.path.insert(0, os.getcwd())\n" + project.jit)
     command = _command(project, mode, fill)
     start = time.perf_counter()
-    done = subprocess.run(
-        command, shell=True, cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, errors="replace", check=False,
-    )  # fmt: skip
+    if mode == "musa" and project.route in CMAKE_ROUTES:
+        loopback = {**build_environment("loopback", work, venv, None), **{k: env[k] for k in project.env}}
+        done = _cmake_musa_dry_run(command, source, loopback, env, work / "mcc.log")
+    else:
+        done = subprocess.run(
+            command, shell=True, cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, errors="replace", check=False,
+        )  # fmt: skip
     seconds = time.perf_counter() - start
     (work / "build.log").write_text(f"$ {command}\n{done.stdout}")
     units, cuda_units = _objects(work)
@@ -453,6 +462,33 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
         result.host_units_needing_sdk = len(_read_json_lines(work / "host.log"))
         result.refused_options = sorted(set(re.findall(r"torchada-nvcc fatal : (.*)", done.stdout)))
     return result
+
+
+def _cmake_musa_dry_run(
+    command: str, source: Path, loopback: Mapping[str, str], musa: Mapping[str, str], mcc_log: Path
+) -> subprocess.CompletedProcess[str]:
+    """A CMake project's MUSA dry-run: CMake identifies its CUDA compiler by compiling and reading a
+    program, which the stand-in mcc cannot give, so the project is configured in loopback (the command's
+    first step: ``cmake -S … -B …``, or a whole scikit-build-core build) and each CUDA compile command it
+    generated (``compile_commands.json``) is run again with the MUSA environment and ``--dryrun``; the
+    ``mcc`` lines it prints are recorded in ``mcc_log`` as the stand-in records its calls."""
+    configure = command.split(" && ")[0]
+    done = subprocess.run(configure, shell=True, cwd=source, env=dict(loopback), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace", check=False)  # fmt: skip
+    output, returncode = [done.stdout], done.returncode
+    entries = [e for db in source.rglob("compile_commands.json") for e in json.loads(db.read_text())]
+    for entry in (e for e in entries if str(e["file"]).endswith(".cu")) if returncode == 0 else ():
+        argv = [*(entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])), "--dryrun"]
+        replay = subprocess.run(argv, cwd=entry["directory"], env=dict(musa), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace", check=False)  # fmt: skip
+        output.append(f"$ {shlex.join(argv)}\n{replay.stdout}")
+        returncode = returncode or replay.returncode
+        with mcc_log.open("a") as log:
+            for line in replay.stdout.splitlines():
+                words = shlex.split(line[3:]) if line.startswith("#$ ") else []
+                if words and Path(words[0]).name == "mcc":
+                    log.write(json.dumps({"argv": words, "cwd": entry["directory"]}) + "\n")
+    return subprocess.CompletedProcess(configure, returncode, "".join(output))
 
 
 def _output(argv: Sequence[str], env: Mapping[str, str]) -> str:
