@@ -28,14 +28,15 @@ def pypi_python() -> Path:
     if not (venv / ".complete").exists():
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
                        check=True)
-        purelib = subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True, capture_output=True, text=True).stdout.strip()
-        ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-        Path(purelib, "torchada_bench_parent.pth").write_text("".join(f"{p}\n" for p in ours))
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps",
                         f"torchada=={PYPI_VERSION}"], check=True)
         (venv / ".complete").write_text(PYPI_VERSION)
+    # torch and the rest come from the calling environment, whichever venv that is this time.
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(purelib, "torchada_bench_parent.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
     return python
 
 
