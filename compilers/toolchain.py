@@ -139,9 +139,9 @@ class Toolchain(abc.ABC):
     def library_dirs(self) -> list[Path]:
         """The toolkit's library directories, after the mimic's ``lib64`` (``#$ LIBRARIES=``)."""
 
-    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
-        """What a host compiler needs around the user's flags to compile a translated C/C++ file:
-        (before them, after them). By default the toolkit's include directories, after."""
+    def host_flags(self, cache_dir: Path, unit: CachedUnit) -> tuple[list[str], list[str]]:  # noqa: ARG002
+        """What a host compiler needs around the user's flags to compile ``unit``, a translated C/C++
+        file: (before them, after them). By default the toolkit's include directories, after."""
         return [], [f"-I{d}" for d in self.include_dirs()]
 
     @abc.abstractmethod

@@ -18,6 +18,7 @@ import importlib.util
 import json
 import shlex
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .backends import Backend
@@ -61,6 +62,29 @@ _DEVICE_LINK_OPTIONS = frozenset({"--compiler-options", "--compiler-bindir", "--
 
 
 @functools.cache
+@dataclass(frozen=True)
+class LoopbackCompat:
+    """The compat headers of one database version (``hipify_like.compat``), as the cache records them."""
+
+    include_dir: Path
+    prelude: str
+    torch_aliases: str
+    torch_alias_names: tuple[str, ...]
+
+    def pre_includes(self, unit: CachedUnit) -> list[str]:
+        """``-include`` the prelude; and the torch aliases where a translated file of ``unit`` holds one
+        of their names (a byte search: a name in a comment costs only the include)."""
+        names = [n.encode() for n in self.torch_alias_names]
+        for original in unit.originals:
+            try:
+                data = unit.mirror(original).read_bytes()
+            except OSError:
+                continue
+            if any(n in data for n in names):
+                return ["-include", self.prelude, "-include", self.torch_aliases]
+        return ["-include", self.prelude]
+
+
 def _nvidia_wheels(pattern: str) -> list[Path]:
     """Paths matching ``pattern`` under the NVIDIA pip wheels (``site-packages/nvidia/<wheel>/…``)."""
     spec = importlib.util.find_spec("nvidia")
@@ -167,33 +191,34 @@ class LoopbackToolchain(Toolchain):
     def default_arch(self, ctx: BuildContext) -> int:
         return 75  # what nvcc 13 compiles for when no architecture is given
 
-    def compat(self, cache_dir: Path) -> tuple[Path, str]:
-        """The compat include directory and prelude, generated once per database version."""
+    def compat(self, cache_dir: Path) -> LoopbackCompat:
+        """The compat headers, generated once per database version."""
         record = cache_dir / "compat" / f"{translator_fingerprint()}.json"
         try:
             data = json.loads(record.read_text())
-            if Path(data["include_dir"]).is_dir():
-                return Path(data["include_dir"]), data["prelude"]
-        except (OSError, ValueError, KeyError):
+            compat = LoopbackCompat(Path(data["include_dir"]), data["prelude"], data["torch_aliases"],
+                                    tuple(data["torch_alias_names"]))  # fmt: skip
+            if compat.include_dir.is_dir():
+                return compat
+        except (OSError, ValueError, KeyError, TypeError):
             pass
         from hipify_like.compat import write_compat_headers
 
         make_private_dir(cache_dir / "compat")
         headers = write_compat_headers(cache_dir / "compat")
-        write_atomically(
-            record,
-            json.dumps({"include_dir": str(headers.include_dir), "prelude": headers.prelude}).encode(),
-            private=True,
-        )
-        return headers.include_dir, headers.prelude
+        compat = LoopbackCompat(headers.include_dir, headers.prelude, headers.torch_aliases, headers.torch_alias_names)
+        fields = {"include_dir": str(compat.include_dir), "prelude": compat.prelude, "torch_aliases": compat.torch_aliases,
+                  "torch_alias_names": list(compat.torch_alias_names)}  # fmt: skip
+        write_atomically(record, json.dumps(fields).encode(), private=True)
+        return compat
 
-    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
-        include_dir, prelude = self.compat(cache_dir)
-        return ["-include", prelude], [f"-I{d}" for d in (include_dir, *self.include_dirs())]
+    def host_flags(self, cache_dir: Path, unit: CachedUnit) -> tuple[list[str], list[str]]:
+        compat = self.compat(cache_dir)
+        return compat.pre_includes(unit), [f"-I{d}" for d in (compat.include_dir, *self.include_dirs())]
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
-        include_dir, prelude = self.compat(ctx.cache_dir)
-        argv = [self._nvcc(), "-include", prelude]
+        compat = self.compat(ctx.cache_dir)
+        argv = [self._nvcc(), *compat.pre_includes(step.unit)]
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 argv += arg.spelling
@@ -202,7 +227,7 @@ class LoopbackToolchain(Toolchain):
         # Headers that were not translated still resolve next to the original, after every translated copy.
         for directory in step.unit.original_dirs:
             argv.append("-Xcompiler=" + _escape(shlex.join(["-idirafter", directory])))  # ccache needs the = form
-        argv += [f"-I{_escape(str(d))}" for d in (include_dir, *wheel_include_dirs())]
+        argv += [f"-I{_escape(str(d))}" for d in (compat.include_dir, *wheel_include_dirs())]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)
         return self.finish_compile(ctx, step, argv)

@@ -170,8 +170,8 @@ class MccToolchain(Toolchain):
         """mcc compiles a CUDA file's host code itself (clang-based)."""
         return str(self.musa.mcc)
 
-    def host_flags(self, cache_dir: Path) -> tuple[list[str], list[str]]:
-        before, after = super().host_flags(cache_dir)
+    def host_flags(self, cache_dir: Path, unit: CachedUnit) -> tuple[list[str], list[str]]:
+        before, after = super().host_flags(cache_dir, unit)
         return [CUDA_VERSION_MACRO, *before], after
 
     def library_dirs(self) -> list[Path]:

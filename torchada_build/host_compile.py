@@ -230,7 +230,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     request = UnitRequest(_absolute(source), tuple(include_dirs), _project_pre_includes(pre_include_values, include_dirs))
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
-    before, after = make_toolchain(backend, environ).host_flags(cache_dir)
+    before, after = make_toolchain(backend, environ).host_flags(cache_dir, unit)
     return HostCompile(
         tuple(_rewritten(scan, unit, before, after)),
         unit,
