@@ -1,9 +1,9 @@
 """The translator on mutated real sources (the golden files and the samples): it never raises and never
 crashes, keeps every line break, and a second pass over its output does not fail either.
 
-A few hundred cases run by default; a long run is
+Two thousand cases run by default; a long run is
 
-    TORCHADA_FUZZ_EXAMPLES=100000 python -m pytest tests/translate/test_fuzz.py -p no:cacheprovider
+    TORCHADA_FUZZ_EXAMPLES=100000 python -m pytest -n 0 tests/translate/test_fuzz.py -p no:cacheprovider
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ PIECES = [
     b"cudaMalloc", b"cuda", b"__CUDA_ARCH__ >= 800", b"at::cuda::", b".is_cuda()", b"asm volatile(", b"WARP_SIZE 32",
     b"#if 1\n", b"#else\n", b"#endif\n", b"\\\n" * 300,
 ]  # fmt: skip
-EXAMPLES = int(os.environ.get("TORCHADA_FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("TORCHADA_FUZZ_EXAMPLES", "2000"))
 
 
 @st.composite
