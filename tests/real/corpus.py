@@ -138,7 +138,7 @@ CORPUS = (
         ("cmake", "-S", "vendor/llama.cpp", "-B", "cmake-build", "-G", "Ninja", "-DLLAMA_CUBLAS=ON",
          "-DCMAKE_CUDA_ARCHITECTURES=80", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "&&", "cmake", "--build", "cmake-build", "-v"),
-        variant="cmake", ci=("stock", "loopback"),
+        variant="cmake", ci=MODES,
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
