@@ -68,12 +68,13 @@ class LoopbackCompat:
 
     include_dir: Path
     prelude: str
-    torch_aliases: str
+    torch_alias_dir: Path
     torch_alias_names: tuple[str, ...]
 
     def pre_includes(self, unit: CachedUnit) -> list[str]:
-        """``-include`` the prelude; and the torch aliases where a translated file of ``unit`` holds one
-        of their names (a byte search: a name in a comment costs only the include)."""
+        """``-include`` the prelude; and, first of all include folders, the torch aliases' where a
+        translated file of ``unit`` holds one of their names (a byte search: a name in a comment costs
+        only the folder)."""
         names = [n.encode() for n in self.torch_alias_names]
         for original in unit.originals:
             try:
@@ -81,7 +82,7 @@ class LoopbackCompat:
             except OSError:
                 continue
             if any(n in data for n in names):
-                return ["-include", self.prelude, "-include", self.torch_aliases]
+                return [f"-I{self.torch_alias_dir}", "-include", self.prelude]
         return ["-include", self.prelude]
 
 
@@ -196,7 +197,7 @@ class LoopbackToolchain(Toolchain):
         record = cache_dir / "compat" / f"{translator_fingerprint()}.json"
         try:
             data = json.loads(record.read_text())
-            compat = LoopbackCompat(Path(data["include_dir"]), data["prelude"], data["torch_aliases"],
+            compat = LoopbackCompat(Path(data["include_dir"]), data["prelude"], Path(data["torch_alias_dir"]),
                                     tuple(data["torch_alias_names"]))  # fmt: skip
             if compat.include_dir.is_dir():
                 return compat
@@ -206,9 +207,9 @@ class LoopbackToolchain(Toolchain):
 
         make_private_dir(cache_dir / "compat")
         headers = write_compat_headers(cache_dir / "compat")
-        compat = LoopbackCompat(headers.include_dir, headers.prelude, headers.torch_aliases, headers.torch_alias_names)
-        fields = {"include_dir": str(compat.include_dir), "prelude": compat.prelude, "torch_aliases": compat.torch_aliases,
-                  "torch_alias_names": list(compat.torch_alias_names)}  # fmt: skip
+        compat = LoopbackCompat(headers.include_dir, headers.prelude, headers.torch_alias_dir, headers.torch_alias_names)
+        fields = {"include_dir": str(compat.include_dir), "prelude": compat.prelude,
+                  "torch_alias_dir": str(compat.torch_alias_dir), "torch_alias_names": list(compat.torch_alias_names)}  # fmt: skip
         write_atomically(record, json.dumps(fields).encode(), private=True)
         return compat
 
@@ -218,7 +219,7 @@ class LoopbackToolchain(Toolchain):
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
         compat = self.compat(ctx.cache_dir)
-        argv = [self._nvcc(), *compat.pre_includes(step.unit)]
+        argv = [self._nvcc(), *map(_escape, compat.pre_includes(step.unit))]
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 argv += arg.spelling

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from driver_support import REPO, TORCHADA_NVCC, cli_env, run_cli
 
+from hipify_like.compat import TORCH_ALIASES
+
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 
 
@@ -195,24 +197,31 @@ TORCH_DEVICE_TESTS = "bool on_gpu(const at::Tensor& x) { return x.is_cuda() && x
 
 def test_pytorchs_own_spellings_of_a_cuda_test_map_back(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
     """``x.is_cuda()`` and ``at::kCUDA`` become torch's own ``x.is_privateuseone()`` and ``at::kPrivateUse1``,
-    which the CUDA build of torch declares too: loopback maps them back after the torch header that
-    declares them, so that a loopback build run on an NVIDIA GPU tests what the original tests. Only a
-    unit that holds one of them gets that header first."""
+    which the CUDA build of torch declares too: loopback maps them back right after the torch header
+    that declares them, so that a loopback build run on an NVIDIA GPU tests what the original tests.
+    Only a unit that holds one of them gets that header's stand-in, and only where the unit includes
+    it: a configuration macro that the unit sets before its first ``#include`` still configures the
+    library (megablocks wraps cub in its own namespace; a torch header included ahead lost that)."""
     spec = importlib.util.find_spec("torch")
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("torch is not installed")
     include = Path(spec.submodule_search_locations[0]) / "include"
-    (tmp_path / "gpu.cu").write_text("#include <ATen/ATen.h>\n" + TORCH_DEVICE_TESTS)
+    wrapped = "#define CUB_WRAPPED_NAMESPACE wrapped\n#include <cub/cub.cuh>\n"
+    (tmp_path / "gpu.cu").write_text(wrapped + "#include <ATen/ATen.h>\n" + TORCH_DEVICE_TESTS)
     (tmp_path / "cpu.cu").write_text("#include <ATen/ATen.h>\nbool on_cpu(const at::Tensor& x) { return x.is_cpu(); }\n")
     env = cli_env(cache_dir, "loopback")
     flags = ["-std=c++20", "-arch=sm_80", f"-I{include}", f"-I{include / 'torch' / 'csrc' / 'api' / 'include'}"]
     for name in ("gpu", "cpu"):
         result = run_cli([*flags, "-E", f"{name}.cu", "-o", f"{name}.ii"], env=env, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-    (line,) = [line for line in (tmp_path / "gpu.ii").read_text().splitlines() if line.startswith("bool on_gpu")]
+    preprocessed = (tmp_path / "gpu.ii").read_text()
+    (line,) = [line for line in preprocessed.splitlines() if line.startswith("bool on_gpu")]
     assert line == TORCH_DEVICE_TESTS.strip()
+    code = " ".join(" ".join(l for l in preprocessed.splitlines() if not l.startswith("#")).split())
+    assert "namespace wrapped { namespace cub {" in code, "cub is not in the unit's namespace"
     (translated,) = cache_dir.glob(f"units/*/tree{tmp_path}/gpu.cu")
     assert "x.is_privateuseone() && x.device().type() == at::kPrivateUse1" in translated.read_text()
     for name, expected in (("gpu", True), ("cpu", False)):
         shown = run_cli([*flags, "--dryrun", "-c", f"{name}.cu"], env=env, cwd=tmp_path)
-        assert ("-include torchada_loopback_torch.h" in shown.stderr) is expected, shown.stderr
+        assert (f"/{TORCH_ALIASES} " in shown.stderr) is expected, shown.stderr
+        assert "TensorBase.h" not in shown.stderr  # nothing of torch's is included ahead of the unit
