@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("source", nargs="?", type=Path, help="a source file or a directory")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("-o", "--output", type=Path, help="output file (a single source)")
+    where.add_argument("-o", "--output", type=Path, help="output file (a single source; - for standard output)")
     where.add_argument("--out-root", type=Path, help="output directory (a directory source)")
     where.add_argument("--inplace", action="store_true", help="rewrite sources in place, backing each up first")
     parser.add_argument("--backup-suffix", default=".orig", help="suffix of --inplace backups (default: %(default)s)")
@@ -161,6 +161,8 @@ def port(args: argparse.Namespace) -> int:
         raise UsageError(f"--backup-suffix '{args.backup_suffix}' must be a file name suffix (no '{os.sep}')")
     if args.report is not None and args.report.suffix not in _REPORT_SUFFIXES:
         raise UsageError(f"cannot tell the report format of '{args.report}': name it report.json or report.html")
+    if args.output == Path("-"):  # as with gcc and nvcc: standard output
+        args.output = None
     suppress = load_config_suppress(source, Path.cwd()) | Suppressions.parse(args.suppress, "--suppress")
     if source.is_dir():
         if args.output is not None:

@@ -78,9 +78,11 @@ def test_o_replaces_its_own_outputs_but_not_edited_ones(project: Path, tmp_path:
     assert port(other, "-o", out / "kernel.cu", "-q").returncode == 2, "an output of another source is not replaced"
 
 
-def test_one_file_to_standard_output(project: Path) -> None:
-    result = port(project / "kernel.cu", "-q")
+@pytest.mark.parametrize("output", [[], ["-o", "-"]], ids=["no -o", "-o -"])
+def test_one_file_to_standard_output(project: Path, output: list[str]) -> None:
+    result = port(project / "kernel.cu", *output, "-q", cwd=project)
     assert result.returncode == 0 and result.stdout == '#include "common.cuh"\nmusaStream_t s; // cudaStream_t\n'
+    assert sorted(p.name for p in project.iterdir()) == ["common.cuh", "kernel.cu", "notes.txt"]  # no file named '-', no manifest
 
 
 def test_a_tree_is_mirrored_and_other_files_are_copied(project: Path, tmp_path: Path) -> None:
