@@ -117,6 +117,10 @@ class Tables:
     contextual: dict[bytes, frozenset[bytes]]
     """Words that matter only after certain text: the last word of a qualified name (after its
     qualifier, ``at::``), a member (after ``.``/``->``), a dispatch key (after ``,``)."""
+    ported_libraries: dict[str, tuple[str, str]]
+    """Header folders of a library whose MUSA port lives under another folder (``cutlass`` → ``mutlass``,
+    ``cute`` → ``mute``): folder → (library, MUSA folder). A project's copy of such a library is the
+    library, replaced by its port on MUSA, never the project's code to translate."""
 
 
 def _matters(entry: Entry) -> bool:
@@ -165,7 +169,18 @@ def build_tables(db: MappingDB) -> Tables:
         warp_size=re.compile(WARP_SIZE_PATTERN),
         headers=frozenset(e.cuda.encode() for e in db.of_kind(Kind.HEADER)),
         contextual=contextual,
+        ported_libraries=_ported_libraries(db),
     )
+
+
+def _ported_libraries(db: MappingDB) -> dict[str, tuple[str, str]]:
+    """Header folders every one of whose database headers moves to one other folder."""
+    moves: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for entry in db.of_kind(Kind.HEADER):
+        folder, slash, _ = entry.cuda.partition("/")
+        if slash:
+            moves[folder].add((entry.library, entry.musa.partition("/")[0]))
+    return {folder: next(iter(to)) for folder, to in sorted(moves.items()) if len(to) == 1 and next(iter(to))[1] != folder}
 
 
 @functools.cache

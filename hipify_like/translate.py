@@ -537,10 +537,15 @@ class _FileTranslator:
             return  # #include MACRO
         spelled = unspliced(self.data[begin:end]).decode(errors="surrogateescape")
         entry = self.db.header(spelled)
-        if (entry is not None or self.report_includes) and self.is_local(self.path, spelled, angled):
+        ported = self.tables.ported_libraries.get(spelled.partition("/")[0]) if "/" in spelled else None
+        if ported is None and (entry is not None or self.report_includes) and self.is_local(self.path, spelled, angled):
             self.includes.append(Include(spelled, angled, self.position(start)[0]))
             return
         if entry is None:
+            if ported is not None:
+                library, musa_folder = ported
+                self.report("TA1002", start, spelled, f"header '{spelled}' is {library}'s, and the database knows no "
+                            f"counterpart in {musa_folder}/: port what uses it by hand")  # fmt: skip
             return
         if entry.status is Status.UNSUPPORTED:
             why = f": {entry.note}" if entry.note else ""

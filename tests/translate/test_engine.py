@@ -374,3 +374,24 @@ def test_installed_packages_headers_are_ported_unless_they_are_the_platforms(tmp
     translated = {Path(f.path).name: f for f in unit.files}
     assert set(translated) == {"norm.cu", "norm.cuh"}
     assert b"musaStream_t" in translated["norm.cuh"].text
+
+
+def test_a_vendored_copy_of_a_library_with_a_musa_port_is_the_library(tmp_path: Path) -> None:
+    """TileLang ships CUTLASS in its wheel and includes it by ``-I``. Its headers are CUTLASS, which MUSA
+    replaces by MUTLASS, not project code: a known header is renamed (loopback finds the copy through
+    the compat header), an unknown one is kept with a finding, and neither is translated."""
+    from hipify_like.unit import translate_unit
+
+    vendored = tmp_path / "3rdparty" / "cutlass" / "include"
+    for relative in ("cutlass/cutlass.h", "cute/arch/mma_sm80.hpp"):
+        (vendored / relative).parent.mkdir(parents=True, exist_ok=True)
+        (vendored / relative).write_text("#pragma once\nnamespace cutlass { using stream = cudaStream_t; }\n")
+    (tmp_path / "common.h").write_text("#pragma once\ncudaStream_t s;\n")
+    main = tmp_path / "kernel.cu"
+    main.write_text('#include "common.h"\n#include <cutlass/cutlass.h>\n#include <cute/arch/mma_sm80.hpp>\n')
+    unit = translate_unit(main, include_dirs=[vendored], is_project_path=None)
+    assert sorted(Path(f.path).name for f in unit.files) == ["common.h", "kernel.cu"]
+    (kernel,) = [f for f in unit.files if f.path == str(main)]
+    assert kernel.text == b'#include "common.h"\n#include <mutlass/mutlass.h>\n#include <cute/arch/mma_sm80.hpp>\n'
+    assert [(f.rule, f.line) for f in kernel.findings] == [("TA1002", 3)]
+    assert "cute/arch/mma_sm80.hpp" in kernel.findings[0].message and "mute/" in kernel.findings[0].message
