@@ -6,6 +6,10 @@ found the way the library finds nvcc (``CUDA_HOME``):
   ``FLASHINFER_CUDA_ARCH_LIST`` names one; it builds but cannot load the module (that needs the driver).
 * DeepSpeed's op builder for FusedAdam (torch's ``load()`` underneath, so torchada's hook runs it);
   ``DS_ACCELERATOR=cuda``, since without a GPU DeepSpeed picks its CPU accelerator.
+* TileLang's JIT of a float16 GEMM tile program (``tilelang.compile``, its cython backend: ``nvcc
+  --shared`` of the generated CUDA, TileLang's templates and the CUTLASS its wheel vendors), in a venv of
+  its own (it pins an older ``apache-tvm-ffi`` than FlashInfer). It builds; loading stops where the CUDA
+  driver is needed, stock or not.
 
 Opt-in (``-m real``): the venv is about 7 GB.
 """
@@ -24,6 +28,7 @@ pytestmark = [pytest.mark.real, pytest.mark.network, pytest.mark.nvcc, pytest.ma
 
 FLASHINFER = "flashinfer-python==0.7.4"
 DEEPSPEED = "deepspeed==0.19.8"
+TILELANG = "tilelang==0.1.15"
 SCRIPTS = REPO / "tests" / "packages" / "jit_libraries"
 
 
@@ -35,12 +40,21 @@ def jit_venv() -> Path:
         pytest.skip(f"cannot install {FLASHINFER} and {DEEPSPEED}: {error}")
 
 
+@pytest.fixture(scope="module")
+def tilelang_venv() -> Path:
+    try:
+        return cached_venv("tilelang-venv", (*BUILD_REQUIREMENTS, TILELANG))
+    except RuntimeError as error:
+        pytest.skip(f"cannot install {TILELANG}: {error}")
+
+
 def _run(script: str, mode: str, work: Path, venv: Path) -> str:
     """``script`` run as a user would in ``mode`` (through torchada's hook unless stock); its output."""
     standin = make_musa_standin(work / "musa-standin") if mode == "musa" else None
     env = build_environment(mode, work, venv, standin.home.parent if standin else None)
     env.update(FLASHINFER_CUDA_ARCH_LIST=CUDA_ARCH, FLASHINFER_WORKSPACE_BASE=str(work / "flashinfer"),
-               DS_ACCELERATOR="cuda")  # fmt: skip
+               DS_ACCELERATOR="cuda", TMPDIR=str(work / "tmp"), TILELANG_CACHE_DIR=str(work / "tilelang-cache"))  # fmt: skip
+    (work / "tmp").mkdir(exist_ok=True)
     python = str(venv / "bin" / "python")
     hook = [] if mode == "stock" else ["-m", "torchada_build"]
     if mode != "stock":
@@ -86,3 +100,19 @@ def test_deepspeed_fused_adam_op_builder(tmp_path: Path, jit_venv: Path, mode: s
     if mode == "musa":
         compiles = [argv for argv in read_mcc_calls(tmp_path / "mcc.log") if "-c" in argv]
         assert [Path(a[a.index("-c") + 1]).name for a in compiles] == ["multi_tensor_adam.cu"], output[-6000:]
+
+
+@pytest.mark.parametrize("mode", ["stock", "loopback", "musa"])
+def test_tilelang_gemm_jit(tmp_path: Path, tilelang_venv: Path, mode: str) -> None:
+    output = _run("tilelang_gemm.py", mode, tmp_path, tilelang_venv)
+    lines = [line.split(" ")[0] for line in output.splitlines()]
+    assert "BUILT" in lines and "LOAD_ERROR" in lines, output[-6000:]  # no driver here; the stand-in's objects are empty
+    units = tmp_path / "torchada-cache" / "units"
+    if mode == "loopback":
+        templates = list(units.rglob("tl_templates/cuda/common.h"))
+        assert templates and all(b"MUSA" in p.read_bytes() for p in templates), templates
+        assert not list(units.rglob("cutlass/*.h")), "the vendored CUTLASS is the library, not code to translate"
+    if mode == "musa":
+        compiles = [argv for argv in read_mcc_calls(tmp_path / "mcc.log") if "-c" in argv]
+        assert len(compiles) == 1 and "/units/" in compiles[0][compiles[0].index("-c") + 1], output[-6000:]
+        assert "--offload-arch=mp_22" in compiles[0]
