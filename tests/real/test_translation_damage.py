@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from corpus import CORPUS, Project, fetch_sdist, unpack
+from corpus import CORPUS, STOCK_FAILS, Project, fetch_sdist, unpack
 
 from hipify_like.lexer import TokenKind, lex
 from hipify_like.mapping import Kind, load_db
@@ -100,7 +100,7 @@ def include_damage(original: bytes, translated: bytes) -> list[str]:
     return problems
 
 
-SDISTS = list({(p.name, p.version): p for p in CORPUS}.values())
+SDISTS = list({(p.name, p.version): p for p in (*CORPUS, *STOCK_FAILS)}.values())
 
 
 @pytest.fixture(scope="module", params=SDISTS, ids=lambda p: f"{p.name}-{p.version}")
