@@ -2,7 +2,8 @@
 each stock (the real nvcc), in loopback and in the MUSA dry-run (the stand-in SDK), with torchada-nvcc
 found the way the library finds nvcc (``CUDA_HOME``):
 
-* FlashInfer's JIT build of its norm module. Without a GPU it cannot pick an architecture, so
+* FlashInfer's JIT builds of its norm module and of its sampling module (cub block scans and
+  reductions on half and bfloat16). Without a GPU it cannot pick an architecture, so
   ``FLASHINFER_CUDA_ARCH_LIST`` names one; it builds but cannot load the module (that needs the driver).
 * DeepSpeed's op builder for FusedAdam (torch's ``load()`` underneath, so torchada's hook runs it);
   ``DS_ACCELERATOR=cuda``, since without a GPU DeepSpeed picks its CPU accelerator.
@@ -48,8 +49,8 @@ def tilelang_venv() -> Path:
         pytest.skip(f"cannot install {TILELANG}: {error}")
 
 
-def _run(script: str, mode: str, work: Path, venv: Path) -> str:
-    """``script`` run as a user would in ``mode`` (through torchada's hook unless stock); its output."""
+def _run(script: str, mode: str, work: Path, venv: Path, *args: str) -> str:
+    """``script args`` run as a user would in ``mode`` (through torchada's hook unless stock); its output."""
     standin = make_musa_standin(work / "musa-standin") if mode == "musa" else None
     env = build_environment(mode, work, venv, standin.home.parent if standin else None)
     env.update(FLASHINFER_CUDA_ARCH_LIST=CUDA_ARCH, FLASHINFER_WORKSPACE_BASE=str(work / "flashinfer"),
@@ -60,30 +61,40 @@ def _run(script: str, mode: str, work: Path, venv: Path) -> str:
     if mode != "stock":
         env["CUDA_HOME"] = subprocess.run([python, "-m", "torchada_build", "--cuda-home"], env=env, text=True,
                                           capture_output=True, check=True).stdout.strip()  # fmt: skip
-    done = subprocess.run([python, *hook, str(SCRIPTS / script)], env=env, cwd=work, capture_output=True, text=True,
+    done = subprocess.run([python, *hook, str(SCRIPTS / script), *args], env=env, cwd=work, capture_output=True, text=True,
                           check=False)  # fmt: skip
     return done.stdout + done.stderr
 
 
-def _build(mode: str, work: Path, venv: Path) -> tuple[str, list[Path]]:
-    output = _run("flashinfer_norm.py", mode, work, venv)
+FLASHINFER_MODULES = {
+    "norm": (["flashinfer_norm_binding.cu", "norm.cu"], "norm.cuh", b"musaStream_t"),
+    "sampling": (["flashinfer_sampling_binding.cu", "renorm.cu", "sampling.cu"], "sampling.cuh", b"#include <murand_kernel.h>"),
+}
+"""Each module's CUDA sources, a header of FlashInfer's that its translated copy shows, and text in that copy."""
+
+
+def _build(module: str, mode: str, work: Path, venv: Path) -> tuple[str, list[Path]]:
+    output = _run("flashinfer_module.py", mode, work, venv, module)
     return output, sorted((work / "flashinfer").rglob("*.cuda.o"))
 
 
+@pytest.mark.parametrize("module", FLASHINFER_MODULES)
 @pytest.mark.parametrize("mode", ["stock", "loopback"])
-def test_flashinfer_norm_module_builds(tmp_path: Path, jit_venv: Path, mode: str) -> None:
-    output, objects = _build(mode, tmp_path, jit_venv)
+def test_flashinfer_module_builds(tmp_path: Path, jit_venv: Path, mode: str, module: str) -> None:
+    sources, header, text = FLASHINFER_MODULES[module]
+    output, objects = _build(module, mode, tmp_path, jit_venv)
     assert any(line.startswith("BUILT ") for line in output.splitlines()), output[-6000:]
-    assert [o.name for o in objects] == ["csrc_flashinfer_norm_binding.cuda.o", "csrc_norm.cuda.o"], output[-3000:]
+    assert [o.name for o in objects] == [f"csrc_{Path(s).stem}.cuda.o" for s in sources], output[-3000:]
     if mode == "loopback":
-        copies = list((tmp_path / "torchada-cache" / "units").rglob("norm.cuh"))
-        assert copies and all(b"musaStream_t" in p.read_bytes() for p in copies), copies
+        copies = list((tmp_path / "torchada-cache" / "units").rglob(header))
+        assert copies and all(text in p.read_bytes() for p in copies), copies
 
 
-def test_flashinfer_norm_module_in_musa_dry_run(tmp_path: Path, jit_venv: Path) -> None:
-    output, _ = _build("musa", tmp_path, jit_venv)
+@pytest.mark.parametrize("module", FLASHINFER_MODULES)
+def test_flashinfer_module_in_musa_dry_run(tmp_path: Path, jit_venv: Path, module: str) -> None:
+    output, _ = _build(module, "musa", tmp_path, jit_venv)
     compiles = [argv for argv in read_mcc_calls(tmp_path / "mcc.log") if "-c" in argv]
-    assert sorted(Path(a[a.index("-c") + 1]).name for a in compiles) == ["flashinfer_norm_binding.cu", "norm.cu"], output[-6000:]
+    assert sorted(Path(a[a.index("-c") + 1]).name for a in compiles) == FLASHINFER_MODULES[module][0], output[-6000:]
     for argv in compiles:
         assert argv[argv.index("-x") + 1] == "musa" and "--offload-arch=mp_22" in argv
         assert "/units/" in argv[argv.index("-c") + 1]

@@ -1,12 +1,16 @@
-"""FlashInfer's JIT build of its norm module (``flashinfer.jit.norm.gen_norm_module().build()``), unchanged.
+"""FlashInfer's JIT build of one of its modules, unchanged: ``python flashinfer_module.py NAME`` runs
+``flashinfer.jit.NAME.gen_NAME_module().build()`` (``norm``: RMSNorm & co.; ``sampling``: top-k/top-p
+sampling on cub block scans, reductions and adjacent differences, in half, bfloat16 and float).
 
 Run with FlashInfer installed; FlashInfer finds nvcc itself (``CUDA_HOME``, ``CUDA_PATH``, then ``PATH``).
 Prints ``BUILT <build directory>`` when ninja finished, else ``BUILD_ERROR <first line>``.
 """
 
-from flashinfer.jit.norm import gen_norm_module
+import importlib
+import sys
 
-spec = gen_norm_module()
+(name,) = sys.argv[1:]
+spec = getattr(importlib.import_module(f"flashinfer.jit.{name}"), f"gen_{name}_module")()
 try:
     spec.build(verbose=True)
 except RuntimeError as error:
