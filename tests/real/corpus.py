@@ -76,6 +76,12 @@ class Project:
 
 
 SETUP_PY = ("{python}", "setup.py", "build_ext", "--inplace")
+PYG_CMAKE = (
+    "cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
+    "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+    "&&", "cmake", "--build", "cmake-build", "-v",
+)  # fmt: skip
+"""The CMake build of PyG's extensions (torch-scatter, torch-cluster): their CMakeLists.txt, C++ library only."""
 CMAKE_ROUTES = ("CMake", "scikit-build-core")
 """Routes whose MUSA dry-run replays the compile commands CMake generated (see :func:`_cmake_musa_dry_run`)."""
 
@@ -162,17 +168,13 @@ STOCK_FAILS = (
     Project(
         "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
         "CMake", "enable_language(CUDA) with find_package(Torch), curand-free random walks, c10::Half",
-        ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
-         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-         "&&", "cmake", "--build", "cmake-build", "-v"),
+        PYG_CMAKE,
         note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
     ),
     Project(
         "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
         "CMake", "its CMakeLists.txt: enable_language(CUDA), find_package(Torch), cmake_minimum_required(3.0)",
-        ("cmake", "-S", ".", "-B", "cmake-build", "-G", "Ninja", "-DWITH_CUDA=ON", "-DWITH_PYTHON=OFF",
-         "-DCMAKE_PREFIX_PATH={torch_cmake}", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-         "&&", "cmake", "--build", "cmake-build", "-v"),
+        PYG_CMAKE,
         variant="cmake",
         note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
     ),
