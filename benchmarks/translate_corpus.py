@@ -68,9 +68,26 @@ def run_chained_replace(files: list[tuple[bytes, str]]) -> None:
         "".join(out)
 
 
-def run_word_regex(files: list[tuple[bytes, str]]) -> None:
-    from hipify_like.tables import trie_pattern
+def trie_pattern(words: set[str]) -> bytes:
+    """A regular expression matching exactly ``words``, factored as a trie (as PyTorch's hipify builds it)."""
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
 
+    def emit(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return "(?:" + body + ")?" if "" in node else body
+
+    return emit(trie).encode()
+
+
+def run_word_regex(files: list[tuple[bytes, str]]) -> None:
     names = renamed_names()
     pattern = re.compile(rb"\b(?:" + trie_pattern(set(names)) + rb")\b")
     encoded = {k.encode(): v.encode() for k, v in names.items()}

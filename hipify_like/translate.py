@@ -1,6 +1,6 @@
 """Translate one file's bytes from CUDA to MUSA, token by token.
 
-Only whole tokens change: a candidate span from :mod:`.tables`' expression is translated only when
+Only whole tokens change: a candidate word (:meth:`.tables.Tables.candidates`) is translated only when
 libclang's lexer has an identifier (or keyword) token starting and ending exactly there, so names
 inside string literals, comments and longer user identifiers are never touched. Every byte outside
 the renamed tokens is kept, and so is every line break.
@@ -77,10 +77,17 @@ class Translation:
     renamed: Counter[str] = field(default_factory=Counter)
     """How many names were translated, per library."""
     includes: tuple[Include, ...] = ()
+    line_directive: bytes = b""
+    """The ``#line`` directive added before the text, if any."""
 
     @property
     def changed(self) -> bool:
         return self.text != self.original
+
+    @property
+    def translated(self) -> bool:
+        """Whether translating changed the code (a ``#line`` directive added alone does not count)."""
+        return self.text.replace(self.line_directive, b"", 1) != self.original if self.line_directive else self.changed
 
 
 def _never_local(includer: str, spelled: str, angled: bool) -> bool:
@@ -97,13 +104,8 @@ def translate_source(
     tables: Tables | None = None,
 ) -> Translation:
     """Translate one file. ``line_directive`` (a path) makes the output start with ``#line 1 "path"``."""
-    return translate_sources(
-        [(data, path)],
-        is_local=is_local,
-        report_includes=report_includes,
-        line_directive=line_directive,
-        tables=tables,
-    )[0]
+    result = translate_sources([(data, path)], is_local=is_local, report_includes=report_includes, tables=tables)[0]
+    return result if line_directive is None else _with_line_directive(result, line_directive)
 
 
 def translate_sources(
@@ -111,14 +113,15 @@ def translate_sources(
     *,
     is_local: LocalHeaderTest = _never_local,
     report_includes: bool = False,
-    line_directive: str | None = None,
+    line_directives: bool = False,
     tables: Tables | None = None,
 ) -> list[Translation]:
     """Translate several files, lexing together those that need it (faster than one at a time).
 
     ``is_local`` is asked about an ``#include`` whose header the database maps (a project header of
     that name is kept); with ``report_includes`` it is asked about every ``#include``, and the project
-    headers found are listed in :attr:`Translation.includes`.
+    headers found are listed in :attr:`Translation.includes`. ``line_directives`` starts each output
+    with ``#line 1`` naming its file.
     """
     tables = tables or get_tables()
     candidates = [find_candidates(tables, data, report_includes) for data, _ in files]
@@ -131,9 +134,7 @@ def translate_sources(
             result = translator.run(candidates[i])
         else:
             result = Translation(path, data, data)
-        if line_directive is not None:
-            result = _with_line_directive(result, line_directive)
-        results.append(result)
+        results.append(_with_line_directive(result, path) if line_directives else result)
     return results
 
 
@@ -148,7 +149,7 @@ def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[
     Without ``report_includes``, an ``#include`` of a header the database does not know needs nothing,
     so a file whose only candidates are such includes is not lexed at all.
     """
-    found = list(tables.trigger.finditer(data))
+    found = tables.candidates(data)
     if b"arp" in data or b"ARP" in data:
         seen = {m.start() for m in found}
         found += [m for m in tables.warp_size.finditer(data) if m.start() not in seen]
@@ -207,8 +208,9 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
     if body.startswith(_LINE_DIRECTIVE):
         return result
     quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
-    text = bom + _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n' + body
-    return Translation(result.path, result.original, text, result.findings, result.renamed, result.includes)
+    directive = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n'
+    return Translation(result.path, result.original, bom + directive + body, result.findings, result.renamed,
+                       result.includes, directive)  # fmt: skip
 
 
 class _FileTranslator:
@@ -391,7 +393,7 @@ class _FileTranslator:
             i = bisect.bisect_right(self.tokens.starts, splice.start()) - 1
             if i >= 0 and self.tokens.end(i) > splice.start() and self.tokens.kinds[i] in _IDENTIFIER_KINDS:
                 word = self.text(i)
-                if self.tables.trigger.fullmatch(word) and (i, word) not in found:
+                if self.tables.is_candidate(word) and (i, word) not in found:
                     found.append((i, word))
         return found
 
