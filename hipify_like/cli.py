@@ -4,7 +4,8 @@
                                                     file written is named, and only earlier outputs
                                                     (``musa/.torchada-port.json``) are replaced without --force
     torchada-port kernel.cu                         one file, to standard output
-    torchada-port csrc --out-root csrc_musa         a whole tree (other files are copied)
+    torchada-port csrc --out-root csrc_musa         a whole tree (other files are copied), in one
+                                                    process per core (-j N)
     torchada-port csrc --inplace                    in place, each changed file backed up first
     torchada-port --list-mappings --json            every mapping database entry, for audit
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import re
@@ -88,7 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the mapping database (only the rows whose CUDA or MUSA name contains NAME) "
                         "and exit")
     parser.add_argument("--json", action="store_true", help="with --list-mappings: JSON")
+    parser.add_argument("-j", "--jobs", type=int, default=_cores(), metavar="N",
+                        help="translate a tree in N processes (default: the cores, %(default)s)")
     return parser
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("--json goes with --list-mappings (for findings as JSON: --findings-format json)")
         if args.source is None:
             raise UsageError("no input; give a source file or directory (see --help)")
+        if args.jobs < 1:
+            raise UsageError(f"-j {args.jobs}: the number of processes must be at least 1")
         return port(args)
     except (UsageError, ConfigError) as error:
         print(f"torchada-port: error: {error}", file=sys.stderr)
@@ -261,40 +271,62 @@ def iter_tree(root: Path) -> Iterator[Path]:
             yield Path(directory) / name
 
 
+class _ProjectHeaderTest:
+    """Whether an ``#include`` names a header of the tree (a plain object: it travels to worker processes)."""
+
+    def __init__(self, root: Path, include_dirs: list[Path]) -> None:
+        self.root = root
+        self.include_dirs = include_dirs
+
+    def __call__(self, includer: str, spelled: str, angled: bool) -> bool:
+        path = resolve_include(spelled, angled, Path(includer), self.include_dirs)
+        return path is not None and path.is_relative_to(self.root)
+
+
+def _translate_batch(paths: list[Path], is_local: _ProjectHeaderTest, line_directives: bool) -> list[Translation]:
+    return translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=is_local,
+                             line_directives=line_directives)  # fmt: skip
+
+
+@contextlib.contextmanager
+def _batch_mapper(jobs: int, batches: int) -> Iterator[Callable[..., Iterator[list[Translation]]]]:
+    """``map``, or with ``jobs`` > 1 an ordered map over that many worker processes, forked here, before
+    any thread of this process starts (the progress bar's comes later)."""
+    if jobs <= 1 or batches <= 1:
+        yield map
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(jobs, batches)) as pool:
+        yield pool.imap
+
+
 def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
     root = root.absolute()
     out_root = None if args.inplace else args.out_root.absolute()
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
         raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
-    include_dirs = [root, *(d.absolute() for d in args.include_dirs)]
-
-    def is_local(includer: str, spelled: str, angled: bool) -> bool:
-        path = resolve_include(spelled, angled, Path(includer), include_dirs)
-        return path is not None and path.is_relative_to(root)
-
+    is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
     paths = list(iter_tree(root))
     for path in paths:
         if not path.is_symlink() and not path.is_file():
             msg = f"cannot read '{path}': not a regular file (a FIFO, socket or device); move it out of the tree"
             raise UsageError(msg)
     sources = [p for p in paths if p.suffix in SOURCE_SUFFIXES and not p.is_symlink()]
+    batch = max(1, min(_BATCH, -(-len(sources) // (4 * args.jobs))))  # a few batches a worker, for balance
+    batches = [sources[start : start + batch] for start in range(0, len(sources), batch)]
     translations: list[Translation] = []
-    with _progress(len(sources)) as advance:
-        for start in range(0, len(sources), _BATCH):
-            batch = sources[start : start + _BATCH]
-            results = translate_sources(
-                [(p.read_bytes(), str(p)) for p in batch],
-                is_local=is_local,
-                line_directive=None,
-            )
-            for path, translation in zip(batch, results, strict=True):
+    work = functools.partial(_translate_batch, is_local=is_local, line_directives=args.line_directives)
+    with _batch_mapper(args.jobs, len(batches)) as map_batches, _progress(len(sources)) as advance:
+        for paths_done, done in zip(batches, map_batches(work, batches), strict=True):
+            for path, translation in zip(paths_done, done, strict=True):
                 if out_root is None:
                     write_inplace(path, translation, args.backup_suffix)
                 else:
                     write_atomically(out_root / path.relative_to(root), translation.text)
                     shutil.copymode(path, out_root / path.relative_to(root))
-            translations.extend(results)
-            advance(len(batch))
+            translations.extend(done)
+            advance(len(done))
     if out_root is not None:
         translated = set(sources)
         copy_others(root, out_root, [p for p in paths if p not in translated])
