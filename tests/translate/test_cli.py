@@ -95,6 +95,32 @@ def test_a_tree_is_mirrored_and_other_files_are_copied(project: Path, tmp_path: 
     assert report["summary"]["files"] == 2 and report["summary"]["renamed"]["runtime"] == 2
 
 
+def test_a_tree_ported_by_several_processes_is_the_same(tmp_path: Path) -> None:
+    """-j 2 splits the tree into batches translated by two worker processes; the output is -j 1's."""
+    root = tmp_path / "src"
+    for i in range(40):
+        (root / f"d{i % 4}").mkdir(parents=True, exist_ok=True)
+        (root / f"d{i % 4}" / f"k{i}.cu").write_text(
+            f'#include "../common.cuh"\n__global__ void k{i}() {{ __shfl_xor_sync(0xffffffff, {i}, 1); }}\n'
+            f"cudaError_t f{i}(cudaStream_t s) {{ return cudaStreamSynchronize(s); }}\n"
+        )
+    (root / "common.cuh").write_text("#pragma once\n#include <cuda_runtime.h>\n")
+    one, two = port(root, "--out-root", tmp_path / "j1", "-j", "1"), port(root, "--out-root", tmp_path / "j2", "-j", "2")
+    assert one.returncode == two.returncode == 0
+    assert one.stderr == two.stderr and "TA1201" in one.stderr
+    files = sorted(p.relative_to(tmp_path / "j1") for p in (tmp_path / "j1").rglob("*") if p.is_file())
+    assert len(files) == 41
+    assert all((tmp_path / "j1" / f).read_bytes() == (tmp_path / "j2" / f).read_bytes() for f in files)
+    assert b"musaStreamSynchronize" in (tmp_path / "j2" / "d3" / "k39.cu").read_bytes()
+
+
+def test_a_tree_with_line_directives_names_each_original(project: Path, tmp_path: Path) -> None:
+    result = port(project, "--out-root", tmp_path / "o", "--line-directives")
+    assert result.returncode == 0, result.stderr
+    for name in ("kernel.cu", "common.cuh"):
+        assert (tmp_path / "o" / name).read_text().startswith(f'#line 1 "{project / name}"\n')
+
+
 @pytest.fixture
 def findings_tree(tmp_path: Path) -> Path:
     """Two files with findings: TA1101 (an error) once, TA1004 three times, about two names."""
@@ -195,6 +221,7 @@ def test_error_level_findings_exit_1(tmp_path: Path) -> None:
         (["{project}/kernel.cu", "-o", "o/kernel.cu", "--report", "r.txt"],
          "cannot tell the report format of 'r.txt': name it report.json or report.html"),
         (["{project}", "--inplace", "--backup-suffix", "/x"], "--backup-suffix '/x' must be a file name suffix (no '/')"),
+        (["{project}", "--out-root", "o", "-j", "0"], "-j 0: the number of processes must be at least 1"),
         (["{project}/fifo.cu", "-o", "o.cu"], "cannot read '{project}/fifo.cu': not a regular file (a FIFO, socket or device)"),
         (["{project}", "--out-root", "o"], "cannot read '{project}/sub/pipe.cuh': not a regular file (a FIFO, socket or "
                                            "device); move it out of the tree"),
