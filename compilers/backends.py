@@ -7,14 +7,14 @@ itself) means nvcc passthrough; else mcc, whose error then says how to point at 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .installations import find_cuda, find_musa
 
+TYPE_CHECKING = False  # nvcc passthrough and --version import this module: no typing, no dataclasses
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from .toolchain import Toolchain
 
 __all__ = ["Backend", "BackendChoice", "choose_backend", "make_toolchain", "requested_backend", "select_backend"]
@@ -37,11 +37,23 @@ def _backend(value: str, where: str) -> Backend:
         raise UsageError(msg) from None
 
 
-@dataclass(frozen=True, slots=True)
 class BackendChoice:
-    backend: Backend
-    reason: str
-    """Why this backend: one phrase (``TORCHADA_BACKEND=loopback``, ``a MUSA SDK is at '/usr/local/musa'``)."""
+    """The backend, and why: one phrase (``TORCHADA_BACKEND=loopback``, ``a MUSA SDK is at '/usr/local/musa'``)."""
+
+    __slots__ = ("backend", "reason")
+
+    def __init__(self, backend: Backend, reason: str) -> None:
+        self.backend = backend
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"BackendChoice({self.backend}, {self.reason!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BackendChoice) and (self.backend, self.reason) == (other.backend, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.backend, self.reason))
 
 
 def _requested(argv: Sequence[str], environ: Mapping[str, str]) -> BackendChoice | None:
@@ -72,12 +84,12 @@ def choose_backend(argv: Sequence[str], environ: Mapping[str, str]) -> BackendCh
         return requested
     musa = find_musa(environ)
     if musa.is_valid:
-        return BackendChoice(Backend.MCC, f"a MUSA SDK is at '{musa.home}'")
+        return BackendChoice(Backend.MCC, f"a MUSA SDK is at '{musa.home_path}'")
     unusable = [f"{v}='{environ[v]}' has no bin/mcc" for v in ("MUSA_HOME", "MUSA_PATH") if environ.get(v)]
     no_musa = "; ".join(unusable) or "no MUSA SDK was found"
     cuda = find_cuda(environ)
     if cuda is not None:
-        return BackendChoice(Backend.NVCC, f"{no_musa}, and NVIDIA's nvcc is at '{cuda.nvcc}'")
+        return BackendChoice(Backend.NVCC, f"{no_musa}, and NVIDIA's nvcc is at '{cuda.nvcc_path}'")
     return BackendChoice(Backend.MCC, f"{no_musa}, and no NVIDIA nvcc was found either")
 
 

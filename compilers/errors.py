@@ -8,7 +8,10 @@ and exits 1. Warnings print as ``torchada-nvcc warning : <message>``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # imported on the driver's fast paths: nothing beyond sys
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "PROGRAM",

@@ -27,8 +27,10 @@ Every line here exists for a reader that parses it:
 from __future__ import annotations
 
 import os
-import shlex
-from pathlib import Path
+
+TYPE_CHECKING = False  # --version imports this module: nothing beyond os
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "CUDA_VERSION",
@@ -73,6 +75,8 @@ def library_flags(library_dirs: list[Path]) -> list[str]:
 def variable_lines(
     *, describe: str, top: Path, include_dirs: list[Path], library_dirs: list[Path], path: str
 ) -> list[str]:
+    import shlex
+
     return [
         f"#$ _TORCHADA_BACKEND_={describe}",
         f"#$ TOP={top}",

@@ -8,16 +8,21 @@ value is split like a shell would (``ccache``, ``sccache``, ``/usr/bin/ccache -d
 
 from __future__ import annotations
 
-import shlex
-import shutil
-from collections.abc import Mapping
-
 from .errors import ToolNotFoundError, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["launcher_words"]
 
 
 def launcher_words(environ: Mapping[str, str]) -> tuple[str, ...]:
+    if not environ.get("TORCHADA_COMPILER_LAUNCHER", "").strip():
+        return ()
+    import shlex
+    import shutil
+
     try:
         words = shlex.split(environ.get("TORCHADA_COMPILER_LAUNCHER", ""))
     except ValueError as error:  # an unbalanced quote

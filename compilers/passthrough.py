@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
 
-from .backends import BackendChoice
 from .errors import ToolNotFoundError
 from .installations import find_cuda
 from .launcher import launcher_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from .backends import BackendChoice
 
 __all__ = ["exec_nvcc", "strip_backend_option"]
 
@@ -46,7 +50,7 @@ def exec_nvcc(argv: Sequence[str], environ: Mapping[str, str], choice: BackendCh
             "GPUs set MUSA_HOME, or TORCHADA_BACKEND=mcc"
         )
         raise ToolNotFoundError(msg)
-    command = [*launcher_words(environ), str(cuda.nvcc), *strip_backend_option(argv)]
+    command = [*launcher_words(environ), cuda.nvcc_path, *strip_backend_option(argv)]
     words = set(argv)
     if _HELP & words or _VERSION & words:
         import subprocess
@@ -63,7 +67,7 @@ def exec_nvcc(argv: Sequence[str], environ: Mapping[str, str], choice: BackendCh
             print(f"torchada-nvcc docs: {DOCS}")
         return returncode
     if _VERBOSE & words:
-        print(f"#$ _TORCHADA_BACKEND_=nvcc backend, the real nvcc {cuda.nvcc}; chosen because {choice.reason}",
+        print(f"#$ _TORCHADA_BACKEND_=nvcc backend, the real nvcc {cuda.nvcc_path}; chosen because {choice.reason}",
               file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()

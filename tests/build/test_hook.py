@@ -25,7 +25,7 @@ MCC = BackendChoice(Backend.MCC, "test")
 @pytest.fixture
 def no_musa(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("torchada_build.platform.find_torch_musa", lambda: None)
-    monkeypatch.setattr("torchada_build.compilers.installations.DEFAULT_MUSA_HOME", Path("/nonexistent/musa"))
+    monkeypatch.setattr("torchada_build.compilers.installations.DEFAULT_MUSA_HOME", "/nonexistent/musa")
 
 
 @pytest.fixture
