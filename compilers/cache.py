@@ -13,16 +13,17 @@ another user owns or could write is refused (what it holds is compiled into the 
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 import stat
-import tempfile
 import time
-from collections.abc import Iterator, Mapping
-from pathlib import Path
 
 from .errors import CacheError, WriteError
+from .memo import cache_root
+
+TYPE_CHECKING = False  # the compile memo's replay imports this module: nothing but os here
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 __all__ = [
     "STALE_AFTER_S", "atomic_directory", "file_mode", "get_cache_dir", "make_private_dir", "make_work_dir",
@@ -35,10 +36,9 @@ STALE_AFTER_S = 24 * 3600
 
 def get_cache_dir(environ: Mapping[str, str]) -> Path:
     """``TORCHADA_CACHE_DIR``, else ``$XDG_CACHE_HOME/torchada``, else ``~/.cache/torchada``."""
-    if environ.get("TORCHADA_CACHE_DIR"):
-        return Path(environ["TORCHADA_CACHE_DIR"]).absolute()
-    base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base).absolute() / "torchada"
+    from pathlib import Path
+
+    return Path(cache_root(environ))
 
 
 def open_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -66,35 +66,48 @@ def open_cache_dir(environ: Mapping[str, str]) -> Path:
     raise CacheError(msg)
 
 
-def make_private_dir(path: Path) -> None:
+def make_private_dir(path: str | os.PathLike[str]) -> None:
     """Make ``path`` and its missing parents, each 0700 (``Path.mkdir`` follows the umask)."""
-    if path.is_dir():
+    path = os.fspath(path)
+    if os.path.isdir(path):
         return
-    if path.parent != path:
-        make_private_dir(path.parent)
-    with contextlib.suppress(FileExistsError):
+    parent = os.path.dirname(path)
+    if parent != path:
+        make_private_dir(parent)
+    try:
         os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
 
 
-def remove_stale(directory: Path, prefix: str) -> None:
+def remove_stale(directory: str | os.PathLike[str], prefix: str) -> None:
     """Remove the entries of ``directory`` named ``prefix*`` that are older than :data:`STALE_AFTER_S`."""
     cutoff = time.time() - STALE_AFTER_S
-    with contextlib.suppress(OSError), os.scandir(directory) as entries:
-        for entry in entries:
-            with contextlib.suppress(OSError):
-                if entry.name.startswith(prefix) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                    if entry.is_dir(follow_symlinks=False):
-                        shutil.rmtree(entry.path)
-                    else:
-                        os.unlink(entry.path)
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.name.startswith(prefix) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                if entry.is_dir(follow_symlinks=False):
+                    import shutil
+
+                    shutil.rmtree(entry.path)
+                else:
+                    os.unlink(entry.path)
+        except OSError:
+            pass
 
 
 def make_work_dir(cache_dir: Path) -> Path:
     """A new private (0700), unpredictably named work directory under ``cache_dir/tmp``."""
+    import tempfile
+
     parent = cache_dir / "tmp"
     make_private_dir(parent)
     remove_stale(parent, "torchada-nvcc-")
-    return Path(tempfile.mkdtemp(prefix="torchada-nvcc-", dir=parent))
+    return parent / os.path.basename(tempfile.mkdtemp(prefix="torchada-nvcc-", dir=parent))
 
 
 def file_mode() -> int:
@@ -104,47 +117,63 @@ def file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
+def _temporary_name(directory: str) -> str:
+    return os.path.join(directory, ".tmp-" + os.urandom(6).hex())
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes, *, private: bool = False) -> None:
     """Write ``path`` through a temporary file renamed over it, with the mode ``open()`` would give
     it; ``private``: a cache file (0600, its missing directories 0700). A :class:`WriteError` names
     ``path`` when that fails, and nothing is left behind."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
     try:
         if private:
-            make_private_dir(path.parent)
-            remove_stale(path.parent, ".tmp-")
+            make_private_dir(directory)
+            remove_stale(directory, ".tmp-")
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            os.makedirs(directory, exist_ok=True)
+        temporary = _temporary_name(directory)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
     except OSError as error:
         raise WriteError(f"cannot write '{path}': {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "wb") as f:
-            if not private:
-                os.fchmod(f.fileno(), file_mode())
             f.write(data)
         os.replace(temporary, path)
     except BaseException as error:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(temporary)
+        except OSError:
+            pass
         if isinstance(error, OSError):
             raise WriteError(f"cannot write '{path}': {error.strerror or error}") from None
         raise
 
 
-@contextlib.contextmanager
-def atomic_directory(final: Path) -> Iterator[Path]:
-    """Yield an empty temporary directory that becomes ``final`` when the block succeeds."""
-    make_private_dir(final.parent)
-    remove_stale(final.parent, ".tmp-")
-    temporary = Path(tempfile.mkdtemp(prefix=".tmp-", dir=final.parent))
-    try:
-        yield temporary
-        try:
-            os.rename(temporary, final)
-        except OSError:
-            if not final.is_dir():
-                raise
-            shutil.rmtree(temporary, ignore_errors=True)  # another process got there first
-    except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
-        raise
+class atomic_directory:  # noqa: N801 - used as a function: with atomic_directory(final) as temporary
+    """A context: an empty temporary directory that becomes ``final`` when the block succeeds (a
+    directory that another process renamed there first wins: its content is the same)."""
+
+    def __init__(self, final: Path) -> None:
+        self.final = final
+
+    def __enter__(self) -> Path:
+        make_private_dir(self.final.parent)
+        remove_stale(self.final.parent, ".tmp-")
+        self.temporary = self.final.parent / os.path.basename(_temporary_name(str(self.final.parent)))
+        os.mkdir(self.temporary, 0o700)
+        return self.temporary
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        import shutil
+
+        if kind is None:
+            try:
+                os.rename(self.temporary, self.final)
+                return
+            except OSError:
+                if not self.final.is_dir():
+                    shutil.rmtree(self.temporary, ignore_errors=True)
+                    raise
+        shutil.rmtree(self.temporary, ignore_errors=True)  # failed, or another process got there first

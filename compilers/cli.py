@@ -1,21 +1,28 @@
 """``torchada-nvcc``: the console script. Errors print as one nvcc-style line; the status is nvcc's.
 
 ``--torchada-info`` says which backend runs and why (:mod:`.info`). Set ``TORCHADA_DEBUG=1`` to see a
-traceback instead of the one-line message.
+traceback instead of the one-line message. A compile that succeeded before runs again from its memo
+(:mod:`.memo`) while nothing it was planned from has changed; only then is anything else imported.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .backends import Backend, BackendChoice, choose_backend
-from .errors import FailedProcessError, TorchadaError, UsageError, format_fatal
+TYPE_CHECKING = False  # typing and the rest of the driver load only when the memo cannot answer
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from .backends import BackendChoice
+    from .jobs import Job
+    from .memo import MemoWriter
+    from .parse import ParsedArgs
+    from .toolchain import BuildContext, Toolchain
 
 __all__ = ["main"]
+
+_MEMO = "nvcc"
 
 _VERSION = frozenset({"--version", "-V"})
 _INFO = "--torchada-info"
@@ -27,13 +34,11 @@ def _info(argv: Sequence[str]) -> str | None:
     if not asked:
         return None
     if asked[-1] not in ("", "cmake"):
+        from .errors import UsageError
+
         msg = f"{_INFO} takes no value or 'cmake', not '{asked[-1]}'"
         raise UsageError(msg)
     return asked[-1]
-
-
-if TYPE_CHECKING:
-    from .parse import ParsedArgs
 
 _TOOL_OPTIONS = frozenset(
     {"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-Xptxas", "--ptxas-options",
@@ -59,6 +64,9 @@ def _host_compiler_query(parsed: ParsedArgs) -> list[str]:
 
 
 def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:
+    from .memo import MemoWriter
+
+    memo = MemoWriter(_MEMO, argv, environ)
     backend = choice.backend
     if _asks_version(argv):  # nvcc ignores NVCC_*_FLAGS for --version
         from .identity import version_banner
@@ -134,15 +142,48 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         toolchain.require_installed()
     try:
         run_jobs(jobs, echo=echo, execute=execute, environ=environ)
+        if execute and not echo:
+            _remember(memo, ctx, toolchain, jobs)
     finally:
         if execute:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
+_REPLAYED = frozenset({"translate", "compile", "preprocess", "dependencies", "filter dependencies"})
+
+
+def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: Toolchain, jobs: list[Job]) -> None:
+    """Write the memo of a compile that succeeded: its commands and what they were planned from."""
+    if toolchain.depends_on_device(ctx) or any(job.kind.value not in _REPLAYED for job in jobs):
+        return
+    memo.discovery(ctx.environ)
+    for path in ctx.parsed.values("--options-file"):
+        memo.watch(path)
+    for job in jobs:
+        if job.unit is not None:
+            memo.unit(job.unit)
+        elif job.rewrite is not None:
+            memo.rewrite(job.rewrite, str(ctx.workdir))
+        else:
+            memo.run(job.argv, str(ctx.workdir))
+    memo.write()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The console script; ``argv`` (default: the process's own) is an nvcc command line. Only the
+    process's own command line is replayed from a memo, which may replace the process."""
+    if argv is None:
+        from .memo import replay
+
+        status = replay(_MEMO, sys.argv[1:], os.environ)
+        if status is not None:
+            return status
     argv = list(sys.argv[1:] if argv is None else argv)
     environ = os.environ
+    from .backends import Backend, choose_backend
+    from .errors import FailedProcessError, TorchadaError, format_fatal
+
     try:
         choice = choose_backend(argv, environ)
         info = _info(argv)

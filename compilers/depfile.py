@@ -8,9 +8,14 @@ nvcc's layout (``target : source \\`` and four-space continuation lines), with g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import os
+import sys
 
-__all__ = ["Rule", "format_rule", "parse_depfile", "remap"]
+TYPE_CHECKING = False  # the compile memo's replay imports this module
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+__all__ = ["DependencyRewrite", "Rule", "dependency_name", "format_rule", "parse_depfile", "remap"]
 
 Rule = tuple[list[str], list[str]]
 """(targets, prerequisites)"""
@@ -82,3 +87,56 @@ def format_rule(target: str | Sequence[str], prerequisites: Iterable[str], *, ph
 def remap(rules: list[Rule], original_of: Callable[[str], str]) -> list[str]:
     """The prerequisites of every rule, each mapped through ``original_of``."""
     return [original_of(d) for _, prerequisites in rules for d in prerequisites]
+
+
+def dependency_name(path: str, *, source: str, main: str, tree: str) -> str:
+    """What a dependency file names for ``path``, which the compiler of a translated unit named: the
+    ``source`` as the command line gave it for the translated ``main`` file, the original of a file
+    mirrored under ``tree`` (relative paths from the working directory, as ccache writes them under
+    ``CCACHE_BASEDIR``), or ``path`` itself."""
+    absolute = os.path.abspath(path)
+    if absolute == main:
+        return source
+    prefix = tree + os.sep
+    return os.sep + absolute[len(prefix) :] if absolute.startswith(prefix) else path
+
+
+class DependencyRewrite:
+    """A dependency file the compiler wrote for a translated unit, written again naming the originals.
+
+    ``written`` is the compiler's file; ``final`` where the rule goes (None: standard output);
+    ``target`` the rule's target (None: the compiler's own, and nothing is written when the compiler
+    wrote no rule). ``source``, ``main`` and ``tree`` are as in :func:`dependency_name`.
+    """
+
+    __slots__ = ("final", "main", "phony", "source", "target", "tree", "written")
+
+    def __init__(self, written: str, final: str | None, target: str | None, phony: bool, source: str, main: str,
+                 tree: str) -> None:  # fmt: skip
+        self.written, self.final, self.target, self.phony = written, final, target, phony
+        self.source, self.main, self.tree = source, main, tree
+
+    def fields(self) -> tuple[str | bool | None, ...]:
+        """The constructor's arguments, in order (what a compile memo records)."""
+        return (self.written, self.final, self.target, self.phony, self.source, self.main, self.tree)
+
+    def run(self) -> None:
+        try:
+            with open(self.written, encoding="utf-8", errors="surrogateescape") as f:
+                rules = parse_depfile(f.read())
+        except FileNotFoundError:
+            if self.target is None:
+                return
+            raise
+        if self.target is None and not rules:
+            return
+        target = self.target if self.target is not None else rules[0][0]
+        names = remap(rules, lambda p: dependency_name(p, source=self.source, main=self.main, tree=self.tree))
+        text = format_rule(target, names, phony=self.phony)
+        if self.final is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        from .cache import write_atomically
+
+        write_atomically(self.final, text.encode("utf-8", errors="surrogateescape"))

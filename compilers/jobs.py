@@ -13,8 +13,13 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .errors import FailedProcessError
+
+if TYPE_CHECKING:
+    from .depfile import DependencyRewrite
+    from .units import CachedUnit
 
 __all__ = ["Job", "JobKind", "run_jobs"]
 
@@ -39,6 +44,10 @@ class Job:
     outputs: tuple[str, ...] = ()
     action: Callable[[], None] | None = field(default=None, compare=False)
     """In-process work done instead of running ``argv``."""
+    rewrite: DependencyRewrite | None = None
+    """The dependency file written again naming the original files, instead of running ``argv``."""
+    unit: CachedUnit | None = field(default=None, compare=False)
+    """The translate job's unit (its translation is done by the time the plan exists)."""
     display: str | None = None
     """What ``#$`` shows when ``argv`` is not the command (nvcc's ``-- Filter Dependencies --``)."""
 
@@ -55,6 +64,9 @@ def run_jobs(jobs: Sequence[Job], *, echo: bool, execute: bool, environ: Mapping
             continue
         if job.action is not None:
             job.action()
+            continue
+        if job.rewrite is not None:
+            job.rewrite.run()
             continue
         returncode = subprocess.run(job.argv, env=dict(environ), check=False).returncode
         if returncode != 0:

@@ -17,7 +17,6 @@ import os
 import sys
 from pathlib import Path, PurePath
 
-from .depfile import format_rule, parse_depfile, remap
 from .errors import TranslationError
 from .identity import library_flags
 from .jobs import Job, JobKind
@@ -83,24 +82,11 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
             print(line, file=sys.stderr)
 
 
-def _filter_dependencies(source: Input, unit: CachedUnit, temporary: str, final: str | None, target: str,
-                         phony: bool) -> None:  # fmt: skip
-    rules = parse_depfile(Path(temporary).read_text(encoding="utf-8", errors="surrogateescape"))
-    text = format_rule(target, remap(rules, lambda path: unit.dependency_name(path, source.path)), phony=phony)
-    if final is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    from .cache import write_atomically
-
-    write_atomically(Path(final), text.encode("utf-8", errors="surrogateescape"))
-
-
 def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: Input, obj: str | None) -> list[Job]:
     request = ctx.request
     unit_req = unit_request(ctx, source)
     unit = get_unit(unit_req, ctx.cache_dir)
-    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), action=lambda: _report_findings(ctx, unit))]
+    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), action=lambda: _report_findings(ctx, unit), unit=unit)]
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
         step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)
@@ -144,7 +130,7 @@ def _dependency_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source
         JobKind.FILTER_DEPENDENCIES,
         (),
         outputs=(final,) if final else (),
-        action=lambda: _filter_dependencies(source, unit, temporary, final, target, deps.phony),
+        rewrite=unit.rewrite(temporary, final, target, deps.phony, source.path),
         display=display,
     )
     return [*jobs, filter_job]

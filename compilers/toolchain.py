@@ -172,6 +172,10 @@ class Toolchain(abc.ABC):
             return [sm for arch in ctx.facts.musa_arches if (sm := ctx.facts.tier_sm(arch)) is not None]
         return [self.default_arch(ctx)]
 
+    def depends_on_device(self, ctx: BuildContext) -> bool:
+        """Whether the commands depend on the visible device (no architecture was asked for)."""
+        return False
+
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
         """What ``-arch compute_<cuda_arch>`` becomes, for the ``-v`` line (empty: unchanged)."""
         return ""

@@ -221,6 +221,11 @@ class MccToolchain(Toolchain):
             return list(dict.fromkeys(ctx.facts.musa_for_sm[sm] for sm in targets.numbers))
         return [_device_arch() or ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
 
+    def depends_on_device(self, ctx: BuildContext) -> bool:
+        targets = ctx.targets
+        asked = targets.special in ("all", "all-major") or (targets.numbers and targets.special is None)
+        return not ctx.environ.get("TORCHADA_MUSA_ARCH") and not asked
+
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
         return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
 

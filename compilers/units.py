@@ -32,16 +32,17 @@ import secrets
 import stat
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .cache import atomic_directory, make_private_dir, open_cache_dir, write_atomically
 from .dbfacts import translator_fingerprint
+from .depfile import DependencyRewrite
 from .errors import InputError, TorchadaError, TranslationError, format_fatal
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
 
-_FORMAT = 2
+_FORMAT = 3
 _MANIFEST_ENTRIES = 16
 _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
 
@@ -63,6 +64,10 @@ class CachedUnit:
     """The translator's findings as gcc-style warning lines."""
     errors: tuple[str, ...]
     """The same findings as error lines (for ``-Werror all-warnings``)."""
+    changed: bool = True
+    """Whether translating changed any file of the unit."""
+    inputs: _Inputs | None = field(default=None, compare=False)
+    """What decided the unit (when :func:`get_unit` returned it): its files' hashes and include searches."""
     _reported: dict[Path, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -106,20 +111,10 @@ class CachedUnit:
     def mirror(self, original: str | Path) -> Path:
         return self.tree / _relative(str(original))
 
-    def original_of(self, path: str) -> str | None:
-        """The original of a mirrored path (relative ones from the working directory, as ccache writes
-        them under ``CCACHE_BASEDIR``), or None for a path outside the mirror."""
-        normalized = os.path.abspath(path)
-        prefix = str(self.tree) + os.sep
-        return os.sep + normalized[len(prefix) :] if normalized.startswith(prefix) else None
-
-    def dependency_name(self, path: str, source: str) -> str:
-        """What a dependency file should name for ``path``, which the compiler of this unit named:
-        ``source`` (the main file as the command line gave it) for the translated main file, a
-        mirrored header's original, or ``path`` itself."""
-        if os.path.abspath(path) == str(self.main):
-            return source
-        return self.original_of(path) or path
+    def rewrite(self, written: str, final: str | None, target: str | None, phony: bool, source: str) -> DependencyRewrite:
+        """The rewrite of the dependency file ``written`` that the compiler of this unit wrote, naming
+        ``source`` (the main file as the command line gave it) and the originals of mirrored headers."""
+        return DependencyRewrite(written, final, target, phony, source, str(self.main), str(self.tree))
 
     @property
     def original_dirs(self) -> list[str]:
@@ -191,7 +186,7 @@ def _load(root: Path) -> CachedUnit | None:
         if root.is_symlink():
             return None
         data = json.loads((root / "unit.json").read_text())
-        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]))
+        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]), data["changed"])
         for original, size in zip(unit.originals, data["sizes"], strict=True):
             status = os.lstat(unit.mirror(original))
             if not stat.S_ISREG(status.st_mode) or status.st_size != size:
@@ -201,14 +196,15 @@ def _load(root: Path) -> CachedUnit | None:
     return unit
 
 
-def _lookup(manifest: Path, cache_dir: Path) -> CachedUnit | None:
+def _lookup(manifest: Path, cache_dir: Path) -> tuple[CachedUnit, _Inputs] | None:
     try:
         entries = json.loads(manifest.read_text())["entries"]
         for entry in entries:
-            if _Inputs(entry["files"], entry["searches"]).match():
+            inputs = _Inputs(entry["files"], entry["searches"])
+            if inputs.match():
                 unit = _load(cache_dir / "units" / entry["unit"])
                 if unit is not None:
-                    return unit
+                    return unit, inputs
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return None
@@ -248,6 +244,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
         "sizes": [len(t.text) for t in translations.values()],
         "warnings": [f.format(Severity.WARNING) for f in findings],
         "errors": [f.format(Severity.ERROR) for f in findings],
+        "changed": any(t.translated for t in translations.values()),
     }
     final = cache_dir / "units" / key
     unit = _load(final)
@@ -276,11 +273,12 @@ def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
         raise InputError(msg)
     fingerprint = translator_fingerprint()
     manifest = request.manifest_path(cache_dir, fingerprint)
-    unit = _lookup(manifest, cache_dir)
-    if unit is None:
-        unit, inputs = _translate(request, cache_dir, fingerprint)
-        _record(manifest, unit.root.name, inputs)
-    return unit
+    found = _lookup(manifest, cache_dir)
+    if found is None:
+        found = _translate(request, cache_dir, fingerprint)
+        _record(manifest, found[0].root.name, found[1])
+    unit, inputs = found
+    return replace(unit, inputs=inputs)
 
 
 def translate_command(request: UnitRequest) -> tuple[str, ...]:

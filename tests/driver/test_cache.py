@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from torchada_build.compilers import units
+from torchada_build.compilers.depfile import dependency_name
 from torchada_build.compilers.units import UnitRequest, get_unit
 
 
@@ -35,7 +36,10 @@ def test_a_unit_mirrors_the_source_and_its_project_headers(project: Path, tmp_pa
     assert unit.main.read_text().startswith(f'#line 1 "{project}/k.cu"\n')
     assert "musaStream_t" in unit.mirror(project / "include" / "common.cuh").read_text()
     assert unit.mirrored_dir(project / "include") == unit.mirror(project / "include")
-    assert unit.original_of(str(unit.main)) == str(project / "k.cu")
+    header = unit.mirror(project / "include" / "common.cuh")
+    rewrite = unit.rewrite("k.d", None, "k.o", False, "k.cu")
+    assert [dependency_name(str(p), source="k.cu", main=rewrite.main, tree=rewrite.tree) for p in (unit.main, header)] == [
+        "k.cu", str(project / "include" / "common.cuh")]  # fmt: skip
 
 
 def test_a_warm_hit_translates_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
