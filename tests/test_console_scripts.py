@@ -116,7 +116,7 @@ def test_host_compile_that_cannot_write_its_dependency_file_is_one_line(
     from torchada_build.compilers import cache
     from torchada_build.host_compile import main
 
-    (tmp_path / "k.cpp").write_text("int f() { return 0; }\n")
+    (tmp_path / "k.cpp").write_text("#ifndef __CUDA_ARCH__\nint f() { return 0; }\n#endif\n")  # translated
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TORCHADA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("MUSA_HOME", str(REPO / "tests/inputs/musa"))

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from . import host_compile
+from .compilers.host import is_host_compile
 from .arch_flags import get_arch_flags
 from .errors import UnsupportedTorchError
 from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
@@ -200,7 +201,7 @@ def _make_build_extensions(original: Callable[..., None], choice: BackendChoice)
             run = getattr(self.compiler, name)
 
             def run_host_compiles_translated(command: list[str], *args: Any, **kwargs: Any) -> None:
-                if host_compile.is_host_compile([str(word) for word in command]):
+                if is_host_compile([str(word) for word in command]):
                     command = [*host_compile.prefix(choice.backend), *command]
                 run(command, *args, **kwargs)
 

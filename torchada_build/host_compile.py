@@ -1,16 +1,10 @@
-"""Host C/C++ files of a CUDA project, translated in front of the host compiler.
+"""``torchada-host-compile``: the program in front of a CUDA project's host C/C++ compiler.
 
-torch compiles an extension's ``.cpp`` files with the host compiler (``c++``, often behind ccache), not
-nvcc, and a CMake project its ``CXX`` sources, yet they use the CUDA API too
-(``at::cuda::getCurrentCUDAStream()``, ``<c10/cuda/CUDAGuard.h>``, ``cudaMalloc``, cuBLAS handles). The
-build hook and the CMake toolchain file put this module (``torchada-host-compile``) in front of that
-compiler. On the ``nvcc`` backend (an NVIDIA machine) it runs every command unchanged. For a command that
-compiles one C or C++ source, it translates the source and the project headers it includes into
-torchada-nvcc's cache (the same units: :mod:`torchada_build.compilers.units`), then runs the command
-on the translated copy: each ``-I``/``-isystem`` directory's translated copy first, the original
-directories as ``-idirafter`` (for untranslated siblings), the backend's own flags (the MUSA SDK's
-include directory; for loopback the compat prelude and headers), a ``-MF`` dependency file rewritten
-to name the original files. Any other command (a link, a precompiled header, nvcc) runs unchanged.
+The build hook and the CMake toolchain file put it in front of the compiler command that torch runs
+(ccache included) and of CMake's C and C++ compilers. A command compiling one C or C++ source runs on
+its translation (:mod:`torchada_build.compilers.host`); any other command, and every command on the
+``nvcc`` backend (an NVIDIA machine), runs unchanged. A command that compiled before runs again from
+its memo (:mod:`torchada_build.compilers.memo`) while nothing it was planned from has changed.
 
     $ torchada-host-compile --backend=mcc -- ccache c++ -MMD -MF k.o.d -I inc -c k.cpp -o k.o
 """
@@ -18,236 +12,45 @@ to name the original files. Any other command (a link, a precompiled header, nvc
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path, PurePath
 
-from .compilers.backends import Backend, make_toolchain, select_backend
-from .compilers.cache import open_cache_dir, write_atomically
-from .compilers.depfile import format_rule, parse_depfile, remap
-from .compilers.errors import TorchadaError
-from .compilers.units import CachedUnit, UnitRequest, get_unit
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-__all__ = ["HostCompile", "is_host_compile", "main", "plan_host_compile", "prefix"]
+    from .compilers.backends import Backend
 
-SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"})
-"""What gcc compiles as C or C++ by the file name alone."""
+__all__ = ["main", "prefix"]
 
-_HOST_LANGUAGES = frozenset({"c", "c++"})
-_COMPILERS_NOT_HOST = frozenset({"nvcc", "torchada-nvcc", "mcc", "hipcc"})
-_SEPARATE_VALUE = frozenset(
-    {
-        "-o", "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-MF", "-MT", "-MQ", "-x",
-        "-D", "-U", "-L", "-l", "-Xlinker", "-Xpreprocessor", "-Xassembler", "-aux-info", "--param",
-        "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-T", "-u", "-z", "-e",
-        "-dumpdir", "-dumpbase", "-dumpbase-ext",
-    }
-)  # fmt: skip
-"""gcc options whose value is the next word when it is not glued on."""
-
-
-@dataclass
-class _Scan:
-    """What a gcc command line says, by word index."""
-
-    words: list[str]
-    sources: list[int] = field(default_factory=list)
-    values: dict[int, str] = field(default_factory=dict)
-    """index of an option → its value (the option's own word, glued or not)."""
-    other_language: bool = False
-    """An input is given a language other than C or C++ with ``-x``."""
-
-
-def _scan(words: Sequence[str]) -> _Scan:
-    scan = _Scan(list(words))
-    language = None
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word in _SEPARATE_VALUE and i + 1 < len(words):
-            scan.values[i] = words[i + 1]
-            if word == "-x":
-                language = None if words[i + 1] == "none" else words[i + 1]
-            i += 2
-            continue
-        if word.startswith("-x") and len(word) > 2:
-            language = None if word[2:] == "none" else word[2:]
-        elif not word.startswith("-"):
-            if language is None and PurePath(word).suffix in SOURCE_SUFFIXES or language in _HOST_LANGUAGES:
-                scan.sources.append(i)
-            elif language is not None:
-                scan.other_language = True
-        i += 1
-    return scan
-
-
-def _program_words(words: Sequence[str]) -> list[str]:
-    """The launcher and compiler words before the first option (``ccache c++``)."""
-    program = []
-    for word in words:
-        if word.startswith("-"):
-            break
-        program.append(word)
-    return program
-
-
-def is_host_compile(words: Sequence[str]) -> bool:
-    """Whether ``words`` is a host compiler compiling exactly one C/C++ source (what gets translated)."""
-    if any(PurePath(w).name in _COMPILERS_NOT_HOST for w in _program_words(words)):
-        return False
-    scan = _scan(words)
-    return len(scan.sources) == 1 and not scan.other_language
-
-
-def _glued_or_separate(words: list[str], i: int, flag: str) -> str | None:
-    """The value of ``flag`` at ``words[i]``, glued (``-Idir``) or separate (``-I dir``)."""
-    if words[i] == flag:
-        return words[i + 1] if i + 1 < len(words) else None
-    if words[i].startswith(flag) and len(words[i]) > len(flag):
-        return words[i][len(flag) :]
-    return None
-
-
-def _absolute(path: str) -> Path:
-    return Path(os.path.normpath(Path(path).absolute()))
-
-
-@dataclass(frozen=True)
-class HostCompile:
-    """One host command: rewritten to compile the translated copy, or unchanged (``unit`` is None)."""
-
-    argv: tuple[str, ...]
-    unit: CachedUnit | None = None
-    source: str | None = None
-    depfile: Path | None = None
-    phony: bool = False
-
-    def report(self) -> None:
-        """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
-        for line in self.unit.warnings_to_print() if self.unit else ():
-            print(line, file=sys.stderr)
-
-    def finish(self) -> None:
-        """After a successful compile: make the dependency file name the original files."""
-        if self.unit is None or self.depfile is None or not self.depfile.is_file():
-            return
-        unit, source = self.unit, str(self.source)
-        rules = parse_depfile(self.depfile.read_text(encoding="utf-8", errors="surrogateescape"))
-        if not rules:
-            return
-        text = format_rule(rules[0][0], remap(rules, lambda path: unit.dependency_name(path, source)), phony=self.phony)
-        write_atomically(self.depfile, text.encode("utf-8", errors="surrogateescape"))
-
-
-def _include_requests(scan: _Scan) -> tuple[list[Path], list[str]]:
-    """The ``-I``/``-isystem`` directories and the ``-include`` values, in order."""
-    directories, pre_includes = [], []
-    for i, word in enumerate(scan.words):
-        for flag in ("-I", "-isystem"):
-            value = _glued_or_separate(scan.words, i, flag)
-            if value is not None:
-                directories.append(_absolute(value))
-        if word == "-include" and i in scan.values:
-            pre_includes.append(scan.values[i])
-    return directories, pre_includes
-
-
-def _project_pre_includes(values: list[str], include_dirs: list[Path]) -> tuple[Path, ...]:
-    from hipify_like.unit import is_system_path
-
-    found = []
-    for value in values:
-        for directory in (Path.cwd(), *include_dirs):
-            candidate = directory / value
-            if candidate.is_file():
-                if not is_system_path(candidate):
-                    found.append(_absolute(str(candidate)))
-                break
-    return tuple(found)
-
-
-def _depfile(scan: _Scan) -> Path | None:
-    words = scan.words
-    if not {"-MD", "-MMD", "-M", "-MM"} & set(words):
-        return None
-    for i, word in enumerate(words):
-        if word == "-MF" and i in scan.values:
-            return _absolute(scan.values[i])
-        if word.startswith("-MF") and len(word) > 3:
-            return _absolute(word[3:])
-    if "-MD" not in words and "-MMD" not in words:
-        return None  # -M/-MM without -MF print the rule
-    output = next((scan.values[i] for i, w in enumerate(words) if w == "-o" and i in scan.values), None)
-    source = words[scan.sources[0]]
-    return _absolute(str(PurePath(output).with_suffix(".d")) if output else PurePath(source).stem + ".d")
-
-
-def _rewritten(scan: _Scan, unit: CachedUnit, before: list[str], after: list[str]) -> list[str]:
-    words = scan.words
-    result: list[str] = []
-    first_option = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
-    i = 0
-    while i < len(words):
-        if i == first_option:
-            result += before
-        word = words[i]
-        if i == scan.sources[0]:
-            result.append(str(unit.main))
-        elif word in ("-I", "-isystem") and i in scan.values:
-            result += [w for d in unit.search_dirs(scan.values[i]) for w in (word, d)]
-            i += 1
-        elif word.startswith("-I") and len(word) > 2:
-            result += [f"-I{d}" for d in unit.search_dirs(word[2:])]
-        elif word.startswith("-isystem") and len(word) > len("-isystem"):
-            result += [f"-isystem{d}" for d in unit.search_dirs(word[len("-isystem") :])]
-        elif word == "-include" and i in scan.values:
-            result += [word, unit.pre_include(scan.values[i])]
-            i += 1
-        elif i in scan.values:
-            result += [word, scan.values[i]]
-            i += 1
-        else:
-            result.append(word)
-        i += 1
-    if first_option == len(words):
-        result += before
-    for directory in unit.original_dirs:
-        result += ["-idirafter", directory]
-    return result + after
-
-
-def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> HostCompile:
-    """The command to run in place of ``words``: the translated compile, or ``words`` unchanged (on
-    the ``nvcc`` backend, which is CUDA's own toolchain, always)."""
-    if backend is Backend.NVCC or not is_host_compile(words):
-        return HostCompile(tuple(words))
-    scan = _scan(words)
-    source = scan.words[scan.sources[0]]
-    include_dirs, pre_include_values = _include_requests(scan)
-    request = UnitRequest(_absolute(source), tuple(include_dirs), _project_pre_includes(pre_include_values, include_dirs))
-    cache_dir = open_cache_dir(environ)
-    unit = get_unit(request, cache_dir)
-    before, after = make_toolchain(backend, environ).host_flags(cache_dir, unit)
-    return HostCompile(
-        tuple(_rewritten(scan, unit, before, after)),
-        unit,
-        str(request.source),
-        _depfile(scan),
-        "-MP" in scan.words,
-    )
+_MEMO = "host"
 
 
 def prefix(backend: Backend) -> list[str]:
-    """The words that put this module in front of a host compiler command."""
+    """The words that put this program in front of a host compiler command."""
     return [sys.executable, "-m", "torchada_build.host_compile", f"--backend={backend.value}", "--"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
+    """The console script; only the process's own command line (the default ``argv``) is replayed from
+    a memo, which may replace the process."""
+    if argv is None:
+        from .compilers.memo import replay
 
+        status = replay(_MEMO, sys.argv[1:], os.environ)
+        if status is not None:
+            return status
+    return _plan_and_run(list(sys.argv[1:] if argv is None else argv))
+
+
+def _plan_and_run(argv: list[str]) -> int:
+    import argparse
+    import shlex
+    import subprocess
+
+    from .compilers.backends import Backend, select_backend
+    from .compilers.errors import TorchadaError
+    from .compilers.host import plan_host_compile
+    from .compilers.memo import MemoWriter
     from .helpformat import ToolParser
 
     parser = ToolParser(
@@ -266,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
     if not command:
         parser.error("no command to run")
+    memo = MemoWriter(_MEMO, argv, os.environ)
     try:
         backend = Backend(options.backend) if options.backend else select_backend([], os.environ)
         plan = plan_host_compile(command, backend, os.environ)
@@ -281,13 +85,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"torchada: error: cannot run '{plan.argv[0]}': {error.strerror}", file=sys.stderr)
         return 127
-    if returncode == 0:
-        try:
-            plan.finish()
-        except TorchadaError as error:
-            print(f"torchada: error: {error}", file=sys.stderr)
-            return 1
-    return returncode
+    if returncode != 0:
+        return returncode
+    try:
+        plan.finish()
+        if options.backend is None:
+            memo.discovery(os.environ)
+        if plan.unit is not None:
+            memo.unit(plan.unit)
+        memo.run(plan.argv)
+        if plan.rewrite is not None:
+            memo.rewrite(plan.rewrite)
+        memo.write()
+    except TorchadaError as error:
+        print(f"torchada: error: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from conftest import Built, copy_sample, run, source_snapshot
 from musa_standin import MusaStandIn
 
 from torchada_build.compilers.backends import Backend
-from torchada_build.host_compile import is_host_compile, plan_host_compile
+from torchada_build.compilers.host import is_host_compile, plan_host_compile
 
 HOOKED_BUILD = [sys.executable, "-m", "torchada_build", "setup.py", "build_ext", "--inplace"]
 WITHOUT_NINJA = ('{"build_ext": BuildExtension}', '{"build_ext": BuildExtension.with_options(use_ninja=False)}')
