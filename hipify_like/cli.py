@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import json
 import os
 import re
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import ConfigError, Suppressions, load_config_suppress
@@ -32,6 +32,7 @@ from .inventory import musa_inventory
 from .mapping import load_db
 from .outputs import OutputManifest
 from .report import PortReport
+from .tables import get_tables
 from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
 
@@ -264,11 +265,19 @@ def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation]
     return list(unit.files), [destination for destination, _ in planned]
 
 
-def iter_tree(root: Path) -> Iterator[Path]:
-    for directory, subdirectories, files in os.walk(root):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
-        for name in sorted(files):
-            yield Path(directory) / name
+def iter_tree(root: Path) -> Iterator[os.DirEntry[str]]:
+    """The tree's entries that are not directories, each directory's in name order (symbolic links
+    to directories included: they are copied as links)."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as error:
+        raise UsageError(f"cannot read '{root}': {error.strerror}") from None
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name not in SKIPPED_DIRECTORIES:
+                yield from iter_tree(Path(entry.path))
+        else:
+            yield entry
 
 
 class _ProjectHeaderTest:
@@ -283,9 +292,28 @@ class _ProjectHeaderTest:
         return path is not None and path.is_relative_to(self.root)
 
 
-def _translate_batch(paths: list[Path], is_local: _ProjectHeaderTest, line_directives: bool) -> list[Translation]:
-    return translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=is_local,
-                             line_directives=line_directives)  # fmt: skip
+@dataclass(frozen=True)
+class _TreePort:
+    """Translate a batch of a tree's files and write each where it goes (a plain object: it travels to
+    worker processes)."""
+
+    root: Path
+    out_root: Path | None
+    """None: in place, with backups."""
+    is_local: _ProjectHeaderTest
+    line_directives: bool
+    backup_suffix: str
+
+    def __call__(self, paths: list[Path]) -> list[Translation]:
+        results = translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=self.is_local,
+                                    line_directives=self.line_directives)  # fmt: skip
+        for path, translation in zip(paths, results, strict=True):
+            if self.out_root is None:
+                write_inplace(path, translation, self.backup_suffix)
+            else:
+                write_atomically(self.out_root / path.relative_to(self.root), translation.text)
+                shutil.copymode(path, self.out_root / path.relative_to(self.root))
+        return results
 
 
 @contextlib.contextmanager
@@ -307,24 +335,20 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
         raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
     is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
-    paths = list(iter_tree(root))
-    for path in paths:
-        if not path.is_symlink() and not path.is_file():
-            msg = f"cannot read '{path}': not a regular file (a FIFO, socket or device); move it out of the tree"
+    entries = list(iter_tree(root))
+    for entry in entries:
+        if not entry.is_symlink() and not entry.is_file(follow_symlinks=False):
+            msg = f"cannot read '{entry.path}': not a regular file (a FIFO, socket or device); move it out of the tree"
             raise UsageError(msg)
-    sources = [p for p in paths if p.suffix in SOURCE_SUFFIXES and not p.is_symlink()]
+    paths = [Path(e.path) for e in entries]
+    sources = [p for p, e in zip(paths, entries, strict=True) if p.suffix in SOURCE_SUFFIXES and not e.is_symlink()]
     batch = max(1, min(_BATCH, -(-len(sources) // (4 * args.jobs))))  # a few batches a worker, for balance
     batches = [sources[start : start + batch] for start in range(0, len(sources), batch)]
     translations: list[Translation] = []
-    work = functools.partial(_translate_batch, is_local=is_local, line_directives=args.line_directives)
+    work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
+    get_tables()  # built once, before worker processes are forked
     with _batch_mapper(args.jobs, len(batches)) as map_batches, _progress(len(sources)) as advance:
-        for paths_done, done in zip(batches, map_batches(work, batches), strict=True):
-            for path, translation in zip(paths_done, done, strict=True):
-                if out_root is None:
-                    write_inplace(path, translation, args.backup_suffix)
-                else:
-                    write_atomically(out_root / path.relative_to(root), translation.text)
-                    shutil.copymode(path, out_root / path.relative_to(root))
+        for done in map_batches(work, batches):
             translations.extend(done)
             advance(len(done))
     if out_root is not None:

@@ -87,6 +87,8 @@ class Tables:
     """The whole words that are candidates (a CUDA-looking prefix also makes one: :attr:`prefixes`)."""
     prefixes: tuple[bytes, ...]
     """:data:`UNKNOWN_PREFIXES`: a word starting with one is a candidate, known or not."""
+    prefixed: re.Pattern[bytes]
+    """A line (of words, one a line) that starts with one of :attr:`prefixes`."""
     qualified: dict[str, tuple[tuple[tuple[str, ...], Entry], ...]]
     """Qualified entries by their last component, longest qualifier first."""
     members: dict[str, Entry]
@@ -112,7 +114,7 @@ class Tables:
     def candidates(self, data: bytes) -> list[re.Match[bytes]]:
         """The candidate words of ``data``, in order: each a whole word (``\\b`` on both sides)."""
         words = set(_WORD.findall(data))
-        found = {w for w in words if w.startswith(self.prefixes)}
+        found = set(self.prefixed.findall(b"\n".join(words)))  # one C-level pass over the distinct words
         found.update(self.words.intersection(words))
         if not found:
             return []
@@ -164,6 +166,7 @@ def build_tables(db: MappingDB) -> Tables:
         arch=build_arch_table(db),
         words=frozenset(word.encode() for word in words),
         prefixes=prefixes,
+        prefixed=re.compile(rb"^(?:" + b"|".join(map(re.escape, prefixes)) + rb")\w*$", re.MULTILINE),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
         unknown=unknown,

@@ -231,6 +231,7 @@ class _FileTranslator:
         self._line_starts: list[int] | None = None
         self._defined: set[bytes] | None = None
         self._foreign: list[tuple[int, int, bool]] | None = None
+        self._breaks: dict[int, bool] = {}
 
     # -- token helpers -------------------------------------------------------------------------
 
@@ -274,11 +275,15 @@ class _FileTranslator:
     def line_ends(self, a: int, b: int) -> bool:
         """Whether a logical line ends between tokens ``a`` < ``b``: a line break outside comments and
         line splices."""
-        for k in range(a, b):
+        return any(self.breaks_after(k) for k in range(a, b))
+
+    def breaks_after(self, k: int) -> bool:
+        """Whether a line break (not a line splice) lies between token ``k`` and the next (remembered)."""
+        known = self._breaks.get(k)
+        if known is None:
             gap = unspliced(self.data[self.tokens.end(k) : self.tokens.starts[k + 1]])
-            if b"\n" in gap or b"\r" in gap:
-                return True
-        return False
+            known = self._breaks[k] = b"\n" in gap or b"\r" in gap
+        return known
 
     def same_line(self, a: int, b: int) -> bool:
         return not self.line_ends(min(a, b), max(a, b))
