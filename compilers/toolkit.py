@@ -51,6 +51,10 @@ def _python() -> str:
     return str(candidate) if os.access(candidate, os.X_OK) else sys.executable
 
 
+_ENTRY = "import sys; from torchada_build.compilers.cli import main; sys.exit(main())"
+"""The console script's entry point (``-m`` would load runpy and importlib.util first: 1.5 ms a compile)."""
+
+
 def _nvcc_script(backend: Backend) -> str:
     python = shlex.quote(_python())
     return (
@@ -58,7 +62,7 @@ def _nvcc_script(backend: Backend) -> str:
         f"# torchada-nvcc toolkit mimic, {GENERATED}\n"
         f"TORCHADA_BACKEND={backend.value}\n"
         "export TORCHADA_BACKEND\n"
-        f'exec {python} -m torchada_build.compilers.cli "$@"\n'
+        f"exec {python} -c {shlex.quote(_ENTRY)} \"$@\"\n"
     )
 
 
