@@ -10,10 +10,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["cache_counts", "private_caches"]
+__all__ = ["cache_counts", "free_port", "private_caches"]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -24,7 +24,7 @@ def private_caches(launcher: str, env: Mapping[str, str], root: Path) -> Iterato
     """``env`` with ccache's and sccache's caches under ``root``; for ``launcher`` sccache, a server of
     its own (on a free port) running until the block ends."""
     env = {**env, "CCACHE_DIR": str(root / "ccache"), "SCCACHE_DIR": str(root / "sccache"),
-           "SCCACHE_SERVER_PORT": str(_free_port()), "SCCACHE_IDLE_TIMEOUT": "120"}  # fmt: skip
+           "SCCACHE_SERVER_PORT": str(free_port()), "SCCACHE_IDLE_TIMEOUT": "120"}  # fmt: skip
     sccache = shutil.which("sccache", path=env.get("PATH")) if launcher == "sccache" else None
     if sccache is not None:
         subprocess.run([sccache, "--start-server"], env=env, capture_output=True, check=True)
