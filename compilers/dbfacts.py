@@ -35,7 +35,7 @@ def translator_fingerprint() -> str:
     """Changes whenever the translator's code or mapping data changes (or is merely touched)."""
     root = _hipify_like_dir()
     digest = hashlib.sha256()
-    for path in sorted([*root.glob("*.py"), *root.glob("data/*.tsv")]):
+    for path in sorted([*root.glob("*.py"), *root.glob("data/*.tsv"), *root.glob("data/inventory/*.tsv")]):
         stat = path.stat()
         digest.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()[:20]

@@ -260,3 +260,18 @@ def test_a_build_after_the_missing_header_appears_compiles_its_translation(
     second = driver(["-c", "k.cu", "-o", "k.o"])
     assert second.returncode == 0, second.stderr
     assert f"{tmp_path}/late.cuh:2:22: warning: 'cudaMallocAsync' has no MUSA counterpart" in second.stderr
+
+
+def test_the_translator_fingerprint_covers_the_inventory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loopback compat headers depend on the MUSA inventory too; their cache record is named by this."""
+    from torchada_build.compilers import dbfacts
+
+    (tmp_path / "data" / "inventory").mkdir(parents=True)
+    (tmp_path / "mapping.py").write_text("")
+    (tmp_path / "data" / "runtime.tsv").write_text("cuda\tmusa\n")
+    inventory = tmp_path / "data" / "inventory" / "musa_api_inventory.tsv"
+    inventory.write_text("musaMalloc\n")
+    monkeypatch.setattr(dbfacts, "_hipify_like_dir", lambda: tmp_path)
+    before = dbfacts.translator_fingerprint()
+    inventory.write_text("musaMalloc\nmusaFree\n")
+    assert dbfacts.translator_fingerprint() != before
