@@ -4,6 +4,7 @@
 ``-arch``; each ``-gencode`` is one ``arch=…,code=…`` pair whose ``code`` may be a bracketed list;
 ``all``, ``all-major`` and ``native`` are kept as words (``nvcc_driver.md`` §1.2, §3.2).
 
+    >>> from torchada_build.compilers.parse import parse_args
     >>> requested_targets(parse_args(["-gencode", "arch=compute_80,code=[sm_86,compute_80]"], environ={}))
     GpuTargets(virtual=(80,), real=(86,), special=None)
 """

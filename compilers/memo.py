@@ -256,19 +256,20 @@ class MemoWriter:
 
     def run(self, command: Sequence[str], workdir: str | None = None) -> None:
         """A command of the memo; ``workdir`` (this run's temporary directory) becomes the next run's."""
-        words = self._placeholders(command, workdir)
+        words = tuple(self._placeholder(word, workdir) for word in command)
         self.watch_cache_paths(words)
         self.steps.append(("run", words))
 
     def rewrite(self, rewrite: DependencyRewrite, workdir: str | None = None) -> None:
-        self.steps.append(("rewrite", *self._placeholders(rewrite.fields(), workdir)))
+        fields = (self._placeholder(f, workdir) if isinstance(f, str) else f for f in rewrite.fields())
+        self.steps.append(("rewrite", *fields))
 
-    def _placeholders(self, values: Sequence[str | bool | None], workdir: str | None) -> tuple[str | bool | None, ...]:
-        """``values`` with ``workdir`` replaced by the placeholder that the replay's own stands for."""
-        if not workdir or not any(isinstance(v, str) and workdir in v for v in values):
-            return tuple(values)
+    def _placeholder(self, value: str, workdir: str | None) -> str:
+        """``value`` with ``workdir`` replaced by the placeholder that the replay's own stands for."""
+        if not workdir or workdir not in value:
+            return value
         self.uses_workdir = True
-        return tuple(v.replace(workdir, _WORKDIR) if isinstance(v, str) else v for v in values)
+        return value.replace(workdir, _WORKDIR)
 
     def write(self) -> None:
         """Write the memo (never a partial one: a temporary file renamed into place), when it is usable;

@@ -120,7 +120,7 @@ def _dependency_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source
     step = CompileStep(source, unit, mode, obj, temporary, target, deps.system)
     if mode is CompileMode.COMPILE:
         assert obj is not None
-        final = request.depfile_for(source)
+        final: str | None = request.depfile_for(source)
         jobs = [Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
     else:
         final = deps.file if deps.mode is DependencyMode.ONLY else request.depfile_for(source)

@@ -40,6 +40,11 @@ from .dbfacts import translator_fingerprint
 from .depfile import DependencyRewrite
 from .errors import InputError, TorchadaError, TranslationError, format_fatal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hipify_like.translate import Translation
+    from hipify_like.unit import IncludeSearch
+
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
 
 _FORMAT = 3
@@ -160,7 +165,9 @@ class _Inputs:
     order, then what was found: the first that is a file, or None)."""
 
     files: list[list[str]]
-    searches: list[list[object]]
+    """``[path, sha256]``"""
+    searches: list[tuple[list[str], str | None]]
+    """``(candidates, found)``"""
 
     def match(self) -> bool:
         """Whether the files and the searches are still what they were."""
@@ -225,16 +232,16 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     from hipify_like.mapping import compute_version
     from hipify_like.unit import translate_unit
 
-    translations = {}
-    searches = {}
+    translations: dict[str, Translation] = {}
+    searches: dict[IncludeSearch, None] = {}
     for root in (request.source, *request.pre_includes):
-        unit = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
-        for translation in unit.files:
+        translated = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
+        for translation in translated.files:
             translations.setdefault(translation.path, translation)
-        searches.update(dict.fromkeys(unit.searches))
+        searches.update(dict.fromkeys(translated.searches))
     inputs = _Inputs(
         [[path, _digest(t.original)] for path, t in translations.items()],
-        [[list(search.candidates), search.found] for search in searches],
+        [(list(search.candidates), search.found) for search in searches],
     )
     identity = [compute_version(), fingerprint, request.options_key(), inputs.files, inputs.searches]
     key = _digest(json.dumps(identity).encode())[:32]
@@ -247,7 +254,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
         "changed": any(t.translated for t in translations.values()),
     }
     final = cache_dir / "units" / key
-    unit = _load(final)
+    unit: CachedUnit | None = _load(final)
     if unit is None and os.path.lexists(final):
         unit = _load(final)  # a parallel build may have renamed it into place since
         if unit is None:  # incomplete: whoever uses it keeps it; this unit goes beside it

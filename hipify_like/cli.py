@@ -175,12 +175,13 @@ def port(args: argparse.Namespace) -> int:
     if args.output == Path("-"):  # as with gcc and nvcc: standard output
         args.output = None
     suppress = load_config_suppress(source, Path.cwd()) | Suppressions.parse(args.suppress, "--suppress")
+    written: list[Path] = []
     if source.is_dir():
         if args.output is not None:
             raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
         if args.out_root is None and not args.inplace:
             raise UsageError(f"'{source}' is a directory: give --out-root DIR or --inplace")
-        translations, written = port_tree(source, args), []
+        translations = port_tree(source, args)
     else:
         if args.out_root is not None:
             raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")

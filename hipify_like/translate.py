@@ -297,7 +297,9 @@ class _FileTranslator:
         """Whether word ``i`` names a directive: it follows a ``#`` or ``%:`` that is first on its logical
         line, on the same line (``#  include``, ``#/**/if``, ``#\\<newline>define``)."""
         hash_sign = self.step(i, -1)
-        return self.is_punct(hash_sign, b"#", b"%:") and self.same_line(hash_sign, i) and self.starts_line(hash_sign)
+        if hash_sign is None or not self.is_punct(hash_sign, b"#", b"%:"):
+            return False
+        return self.same_line(hash_sign, i) and self.starts_line(hash_sign)
 
     @functools.cached_property
     def directives(self) -> list[tuple[int, int, bytes]]:
@@ -534,7 +536,7 @@ class _FileTranslator:
             begin, end = start + 1, self.tokens.end(j) - 1
         elif self.is_punct(j, b"<"):
             angled = True
-            k = j
+            k: int | None = j
             while (k := self.step(k, 1)) is not None and self.same_line(j, k) and not self.is_punct(k, b">"):
                 pass
             if k is None or not self.is_punct(k, b">"):
@@ -647,7 +649,8 @@ _HOST_ISA_MACRO = re.compile(rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX
 def _condition_words(ft: _FileTranslator, i: int) -> tuple[list[bytes], list[bytes]]:
     """The words of the directive line starting at token ``i`` (after the directive name), and its
     operators."""
-    words, operators = [], []
+    words: list[bytes] = []
+    operators: list[bytes] = []
     j = ft.step(i, 1)
     while j is not None and ft.same_line(i, j):
         (words if ft.is_word(j) else operators).append(ft.text(j))
@@ -676,23 +679,23 @@ def _branch_kind(words: list[bytes], operators: list[bytes], negated: bool) -> s
 def _foreign_branches(ft: _FileTranslator) -> list[tuple[int, int, bool]]:
     """``(start, end, is_rocm)`` byte ranges of the branches :meth:`_FileTranslator.foreign` skips."""
     spans: list[tuple[int, int, bool]] = []
-    stack: list[list[object]] = []  # [kind of the taken branch, kind of the #else branch, branch start]
+    stack: list[tuple[str | None, str | None, int]] = []  # (kind of the taken branch, of the #else branch, start)
     for i, name, directive in ft.directives:
         at = ft.tokens.starts[i]
         if directive in (b"if", b"ifdef", b"ifndef", b"elif", b"else", b"endif") and stack and stack[-1][0]:
-            spans.append((int(stack[-1][2]), at, stack[-1][0] == "rocm"))  # type: ignore[arg-type]
+            spans.append((stack[-1][2], at, stack[-1][0] == "rocm"))
         if directive in (b"if", b"ifdef", b"ifndef"):
             words, operators = _condition_words(ft, name)
             if directive == b"ifdef":
                 operators = [o for o in operators if o != b"!"]
             elif directive == b"ifndef":
                 operators = [*operators, b"!"]
-            stack.append([_branch_kind(words, operators, False), _branch_kind(words, operators, True), at])
+            stack.append((_branch_kind(words, operators, False), _branch_kind(words, operators, True), at))
         elif directive == b"elif" and stack:
             words, operators = _condition_words(ft, name)
-            stack[-1] = [_branch_kind(words, operators, False), None, at]
+            stack[-1] = (_branch_kind(words, operators, False), None, at)
         elif directive == b"else" and stack:
-            stack[-1] = [stack[-1][1], None, at]
+            stack[-1] = (stack[-1][1], None, at)
         elif directive == b"endif" and stack:
             stack.pop()
     return spans

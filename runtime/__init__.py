@@ -10,8 +10,8 @@ a *redirect* (:mod:`torchada.redirects`) is one row of the table that says what 
 attribute becomes on the vendor; :func:`torchada.apply.apply` installs the table.
 
     >>> import torch, torchada
-    >>> x = torch.ones(2).cuda()        # on MUSA: a musa tensor
-    >>> torchada.is_gpu_device(x)       # x.device.type is "musa", not "cuda"
+    >>> x = torch.ones(2).cuda()        # on MUSA: a musa tensor  # doctest: +SKIP
+    >>> torchada.is_gpu_device(x)       # x.device.type is "musa", not "cuda"  # doctest: +SKIP
     True
     >>> torch.cuda.is_available()       # stays False on MUSA; ask torchada.has_gpu()
     False

@@ -4,7 +4,8 @@ the vendor's device, so ``autocast("cuda")`` casts the vendor's operators."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ._device import translate
 from .vendors import Vendor

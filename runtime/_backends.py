@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .vendors import Vendor
 
@@ -37,7 +38,8 @@ def is_available(original: Callable[[], bool], vendor: Vendor) -> Callable[[], b
     """``torch.cuda.is_available()``: PyTorch's answer (False), or the vendor's with
     ``TORCHADA_FORCE_CUDA_AVAILABLE=1`` at ``import torchada``."""
     if os.environ.get(FORCE_AVAILABLE_ENV) == "1":
-        return vendor.device_module().is_available
+        available: Callable[[], bool] = vendor.device_module().is_available
+        return available
     return original
 
 
@@ -47,7 +49,7 @@ def raw_stream(original: Any, vendor: Vendor) -> Callable[[int], int]:
     attribute = f"{vendor.device}_stream"
 
     def _cuda_getCurrentRawStream(device_index: int) -> int:
-        return getattr(module.current_stream(device_index), attribute)
+        return int(getattr(module.current_stream(device_index), attribute))
 
     return _cuda_getCurrentRawStream
 
@@ -58,7 +60,7 @@ def allocator_state(original: Any, vendor: Vendor) -> type:
     module = vendor.device_module()
     C = getattr(module, f"_{vendor.device.upper()}C", None)
     name = f"_{vendor.device}_{vendor.device.upper()}Allocator_AllocatorState"
-    found = getattr(C, name, None)
+    found: type | None = getattr(C, name, None)
     if found is not None:
         return found
 

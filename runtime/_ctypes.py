@@ -12,7 +12,8 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import names
 from .vendors import MISSING, Vendor
@@ -68,9 +69,9 @@ def _resolve(name: Any) -> tuple[Any, Converter | None]:
 def cdll(original: type, vendor: Vendor) -> type:
     """A ``ctypes.CDLL`` subclass (``isinstance`` still holds) that translates for the vendor."""
     if not vendor.mapping_database:
-        return MISSING
+        return MISSING  # type: ignore[return-value]  # the redirect table's "leave it" marker
 
-    class CDLL(original):  # type: ignore[misc, valid-type]
+    class CDLL(original):  # type: ignore[misc]
         __doc__ = original.__doc__
         _torchada_convert: Converter | None = None
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .names import cuda_to_musa_name
 from .vendors import MISSING, Vendor

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copyreg
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -63,10 +64,10 @@ def translate(device: Any) -> Any:
         found = _strings.get(device)
         return found if found is not None else _translate_string(device)
     if getattr(device, "type", None) == "cuda" and isinstance(device, RealDevice):
-        found = _devices.get(device)
-        if found is None:
-            found = _devices[device] = RealDevice(_vendor_type, device.index)
-        return found
+        known = _devices.get(device)
+        if known is None:
+            known = _devices[device] = RealDevice(_vendor_type, device.index)
+        return known
     return device
 
 
@@ -133,7 +134,7 @@ class _GeneratorType(_FactoryType):
 
 
 def _factory(metaclass: type, real: type, name: str) -> type:
-    factory = metaclass(name, (), {"_real": real, "__doc__": real.__doc__, "__module__": "torch"})
+    factory: type = metaclass(name, (), {"_real": real, "__doc__": real.__doc__, "__module__": "torch"})
     # Pickle the real objects by reference to the factory: the global ``torch.<name>`` that
     # pickle checks is the factory now, and in a process without torchada it is the real type.
     copyreg.pickle(real, lambda obj: (factory, *obj.__reduce__()[1:]))
@@ -161,12 +162,12 @@ def device_class(original: type, vendor: Vendor) -> type:
         def __instancecheck__(cls, instance: Any) -> bool:
             if cls is replacement:
                 return isinstance(instance, original)
-            return super().__instancecheck__(instance)
+            return bool(super().__instancecheck__(instance))
 
         def __subclasscheck__(cls, subclass: type) -> bool:
             if cls is replacement:
                 return issubclass(subclass, original)
-            return super().__subclasscheck__(subclass)
+            return bool(super().__subclasscheck__(subclass))
 
     def __new__(cls: type, device: Any = None, *args: Any, **kwargs: Any) -> Any:
         if device is not None:

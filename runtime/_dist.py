@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ._device import translate
 from .vendors import Vendor

@@ -19,7 +19,7 @@ DUMP_PATH_ENV = "TORCHADA_CUDA_GRAPH_DEBUG_DUMP_PATH"
 
 
 def graph(original: Any, vendor: Vendor) -> type:
-    vendor_graph = getattr(vendor.device_module(), "graph")
+    vendor_graph = vendor.device_module().graph
     keyword = f"{vendor.device}_graph"
 
     class graph(vendor_graph):  # type: ignore[misc, valid-type]

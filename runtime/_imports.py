@@ -10,8 +10,9 @@ import importlib.abc
 import importlib.machinery
 import sys
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["when_imported"]
 
@@ -34,7 +35,8 @@ class _Loader(importlib.abc.Loader):
         self._loader = loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
-        return self._loader.create_module(spec)
+        module: ModuleType | None = self._loader.create_module(spec)
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
         self._loader.exec_module(module)

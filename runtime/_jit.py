@@ -4,7 +4,8 @@ scripted code run on the vendor's device."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _device
 from .vendors import Vendor
@@ -17,7 +18,7 @@ def keep_builtin(original: Any, wrapper: Any) -> None:
     ``aten::arange``); TorchScript cannot compile the Python wrapper itself."""
     from torch.jit._builtins import _find_builtin, _register_builtin
 
-    operator = _find_builtin(original)
+    operator = _find_builtin(original)  # type: ignore[no-untyped-call]
     if operator is not None:
         _register_builtin(wrapper, operator)
 
@@ -41,8 +42,8 @@ def _graphs(scripted: Any) -> list[Any]:
     if isinstance(scripted, torch.jit.ScriptFunction):
         return [scripted.graph]
     if isinstance(scripted, torch.jit.ScriptModule):
-        return [module._c._get_method(name).graph for module in scripted.modules()
-                for name in module._c._method_names()]
+        modules: list[Any] = list(scripted.modules())
+        return [module._c._get_method(name).graph for module in modules for name in module._c._method_names()]
     return []
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import typing
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .vendors import Vendor
 

@@ -12,8 +12,9 @@ import functools
 import importlib
 import operator
 import sys
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from . import _device, _env, _jit, _serialization
 from ._imports import when_imported

@@ -116,7 +116,7 @@ def has_gpu() -> bool:
     """
     vendor = detect_vendor()
     if vendor is not None:
-        return vendor.device_module().device_count() > 0
+        return bool(vendor.device_module().device_count() > 0)
     import torch
 
     return torch.cuda.is_available()

@@ -43,7 +43,8 @@ class Vendor:
 
         if not hasattr(torch, self.device):
             __import__(self.module)
-        return getattr(torch, self.device)
+        module: ModuleType = getattr(torch, self.device)
+        return module
 
     def visible_devices(self) -> str:
         return dict(self.environment)["CUDA_VISIBLE_DEVICES"]

@@ -114,6 +114,7 @@ def test_host_compile_that_cannot_write_its_dependency_file_is_one_line(
     import errno
 
     from torchada_build.compilers import cache
+
     from torchada_build.host_compile import main
 
     (tmp_path / "k.cpp").write_text("#ifndef __CUDA_ARCH__\nint f() { return 0; }\n#endif\n")  # translated

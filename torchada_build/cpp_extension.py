@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from . import host_compile
-from .compilers.host import is_host_compile
 from .arch_flags import get_arch_flags
+from .compilers.host import is_host_compile
 from .errors import UnsupportedTorchError
 from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
 from .settings import ExtensionSettings, get_extension_settings, musa_common_flags

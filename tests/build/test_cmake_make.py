@@ -22,9 +22,9 @@ from compiler_caches import cache_counts, private_caches
 from conftest import Built, copy_sample, run
 from musa_standin import MusaStandIn, read_mcc_calls
 from test_setuptools import nvidia_wheel_libs
+from torchada_build.compilers.toolchain_loopback import wheel_libraries
 
 from torchada_build.commands import get_cmake_dir, get_toolchain_file
-from torchada_build.compilers.toolchain_loopback import wheel_libraries
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from driver_support import CLEARED, run_cli
-
 from torchada_build.compilers.toolchain_loopback import wheel_libraries
 
 

@@ -217,7 +217,7 @@ def test_pytorchs_own_spellings_of_a_cuda_test_map_back(tmp_path: Path, cache_di
     preprocessed = (tmp_path / "gpu.ii").read_text()
     (line,) = [line for line in preprocessed.splitlines() if line.startswith("bool on_gpu")]
     assert line == TORCH_DEVICE_TESTS.strip()
-    code = " ".join(" ".join(l for l in preprocessed.splitlines() if not l.startswith("#")).split())
+    code = " ".join(" ".join(x for x in preprocessed.splitlines() if not x.startswith("#")).split())
     assert "namespace wrapped { namespace cub {" in code, "cub is not in the unit's namespace"
     (translated,) = cache_dir.glob(f"units/*/tree{tmp_path}/gpu.cu")
     assert "x.is_privateuseone() && x.device().type() == at::kPrivateUse1" in translated.read_text()

@@ -8,7 +8,17 @@ import pytest
 
 from hipify_like.generate import GENERATED, ROOT
 from hipify_like.inventory import cuda_inventory, musa_inventory
-from hipify_like.mapping import COLUMNS, DATA_DIR, Kind, MappingError, Status, build_db, data_files, load_db, read_entries
+from hipify_like.mapping import (
+    COLUMNS,
+    DATA_DIR,
+    Kind,
+    MappingError,
+    Status,
+    build_db,
+    data_files,
+    load_db,
+    read_entries,
+)
 
 DB = load_db()
 

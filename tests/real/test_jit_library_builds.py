@@ -18,7 +18,6 @@ Opt-in (``-m real``): the venv is about 7 GB.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 import torchada
 from torchada import _mapping_tables
 

@@ -13,7 +13,6 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from torchada.utils.cpp_extension import stable_compat_box_header, stable_compat_include_dir
 
 SOURCE = r"""

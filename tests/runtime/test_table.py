@@ -6,7 +6,6 @@ import importlib
 import string
 
 import pytest
-
 from torchada.redirects import REDIRECTS, Kind, factory_redirects
 from torchada.vendors import VENDORS
 

@@ -4,8 +4,8 @@ idempotence, literals and comments byte-for-byte unchanged, every line kept on i
 from __future__ import annotations
 
 import glob
-from pathlib import Path
 import random
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -8,7 +8,8 @@ registered from Python because compiling the C++ wrappers would triple the devic
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 

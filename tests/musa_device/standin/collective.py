@@ -49,7 +49,7 @@ def _host(tensors: list[torch.Tensor]) -> list[torch.Tensor]:
 
 
 def _copy_back(targets: list[torch.Tensor], sources: list[torch.Tensor]) -> None:
-    for target, source in zip(targets, sources):
+    for target, source in zip(targets, sources, strict=True):
         target.copy_(source)
 
 
@@ -78,7 +78,7 @@ class StagedProcessGroup(dist.ProcessGroup):
                   opts: Any = None) -> _Done:
         host_outputs = [_host(group) for group in outputs]
         self._gloo.allgather(host_outputs, _host(inputs), opts or dist.AllgatherOptions()).wait()
-        for group, host in zip(outputs, host_outputs):
+        for group, host in zip(outputs, host_outputs, strict=True):
             _copy_back(group, host)
         return _Done(outputs)
 

@@ -4,6 +4,7 @@ Run as ``python tvm_ffi_add_one.py BUILD_DIR``; prints ``LOADED`` when the modul
 ``LOAD_ERROR <message>``. TVM-FFI finds nvcc itself (``CUDA_HOME``, ``CUDA_PATH``, then ``PATH``).
 """
 import sys
+
 import tvm_ffi.cpp
 
 CUDA = r"""

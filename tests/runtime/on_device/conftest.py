@@ -53,7 +53,6 @@ if site not in sys.path:
 os.environ["PYTHONPATH"] = os.pathsep.join([site, os.environ.get("PYTHONPATH", "")])
 
 import torch  # noqa: E402, F401  (imported first, as a user does)
-
 from checkpoints import write_cuda_checkpoint  # noqa: E402
 
 # Saved before torchada is imported: a checkpoint as a CUDA machine writes it.

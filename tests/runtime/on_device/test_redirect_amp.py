@@ -38,7 +38,7 @@ def test_training_loop_matches_cpu(vendor):
     assert losses == pytest.approx(expected, rel=1e-5, abs=1e-6)
     assert losses[-1] < losses[0]
     assert scale == expected_scale
-    for ours, theirs in zip(model.parameters(), reference.parameters()):
+    for ours, theirs in zip(model.parameters(), reference.parameters(), strict=True):
         torch.testing.assert_close(ours.cpu(), theirs, rtol=1e-4, atol=1e-5)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-
 # Inductor's own imports warn about torch.jit.script_method, with or without torchada.
 SCRIPT_METHOD = "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning"
 

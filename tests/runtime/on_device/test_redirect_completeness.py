@@ -11,7 +11,6 @@ from typing import Optional
 
 import pytest
 import torch
-
 import torchada
 
 SCRIPT_METHOD = "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning"
@@ -132,7 +131,7 @@ def test_infer_schema_takes_devices(vendor):
     def move(x: torch.Tensor, device: torch.device) -> torch.Tensor:
         return x.to(device)
 
-    def maybe(x: torch.Tensor, device: Optional[torch.device] = None) -> torch.Tensor:
+    def maybe(x: torch.Tensor, device: Optional[torch.device] = None) -> torch.Tensor:  # noqa: UP045 - the form infer_schema reads
         return x.clone()
 
     assert torch.library.infer_schema(move, mutates_args=()) == "(Tensor x, Device device) -> Tensor"

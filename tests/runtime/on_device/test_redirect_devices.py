@@ -6,7 +6,6 @@ import pickle
 
 import pytest
 import torch
-
 import torchada
 
 

@@ -26,7 +26,7 @@ def test_two_process_all_reduce(vendor):
         for rank in range(2)
     ]
     outputs = [rank.communicate(timeout=120) for rank in ranks]
-    for process, (out, err) in zip(ranks, outputs):
+    for process, (_, err) in zip(ranks, outputs, strict=True):
         assert process.returncode == 0, err[-3000:]
     results = [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
     for rank, result in enumerate(results):

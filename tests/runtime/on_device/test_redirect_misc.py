@@ -8,7 +8,6 @@ import warnings
 
 import pytest
 import torch
-
 import torchada
 
 LIBRARIES = {  # the vendor's library, and the CUDA name -> vendor name of its symbols
@@ -52,7 +51,7 @@ def test_ctypes_translates_libraries_and_symbols(vendor, vendor_libraries):
     assert ctypes.CDLL(str(vendor_libraries / "libcublas.so")).cublasCreate_v2(None, 0) == 40
     assert ctypes.CDLL(str(vendor_libraries / "libcurand.so")).curandCreateGenerator(None, 0) == 40
     with pytest.raises(AttributeError):
-        musart.cudaNoSuchFunction
+        _ = musart.cudaNoSuchFunction
 
 
 @pytest.mark.musa_only
@@ -70,7 +69,7 @@ def test_ctypes_falls_back_to_the_prefix_rename(vendor, tmp_path):
     assert cublas["cublasCreate_v2"]() == 7  # the name found the first time
     assert ctypes.CDLL(str(tmp_path / "libcudart.so")).cudaNotMapped() == 8
     with pytest.raises(AttributeError, match="mublasNoSuch"):
-        cublas.cublasNoSuch_v2
+        _ = cublas.cublasNoSuch_v2
 
 
 @pytest.mark.musa_only

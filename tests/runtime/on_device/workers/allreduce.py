@@ -7,7 +7,6 @@ import sys
 
 import torch
 import torch.distributed as dist
-
 import torchada  # noqa: F401
 
 rank, world_size, address = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
