@@ -3,7 +3,7 @@ torchada's own, sorted by long name. Each row says how the option takes its valu
 loopback backends do with it, with the reason (loopback defaults to passing the option to the real nvcc);
 the nvcc backend passes every option through unchanged.
 
-``docs/options.md`` is generated from this table (``python -m torchada_build.compilers.docs``), and
+``docs/options.md`` is generated from this table (``python -m torchada_build.generate``), and
 ``tests/driver/test_option_table.py`` checks that it is sorted, unique and complete.
 """
 

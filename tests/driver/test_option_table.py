@@ -76,10 +76,6 @@ def test_what_mcc_passes_or_translates_is_rendered_and_what_it_drops_is_not() ->
             assert option.canonical not in rendered, f"{option.long} is {action.value} for mcc but is rendered"
 
 
-def test_docs_are_generated_from_the_table() -> None:
-    assert docs.DOCS_FILE.read_text() == docs.options_markdown(), "run: python -m torchada_build.compilers.docs"
-
-
 def test_help_lists_every_option() -> None:
     text = docs.help_text()
     for option in all_options():

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from hipify_like.generate import GENERATED, ROOT
 from hipify_like.inventory import cuda_inventory, musa_inventory
 from hipify_like.mapping import (
     COLUMNS,
@@ -88,12 +87,6 @@ def test_translation_is_idempotent_by_construction() -> None:
 def test_every_inventory_name_is_classified() -> None:
     unclassified = [f"{n.library}:{n.name}" for n in cuda_inventory() if DB.identifier(n.name) is None]
     assert not unclassified, f"{len(unclassified)} inventory names are not in the database, e.g. {unclassified[:10]}"
-
-
-@pytest.mark.parametrize("relative", sorted(GENERATED))
-def test_generated_file_is_fresh(relative: str) -> None:
-    path = ROOT / relative
-    assert path.read_text() == GENERATED[relative](DB), f"{relative} is stale: run `python -m hipify_like.generate`"
 
 
 def test_data_dir_is_the_package_data() -> None:
