@@ -137,6 +137,6 @@ class DependencyRewrite:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        from .cache import write_atomically
+        from hipify_like.files import write_atomically
 
         write_atomically(self.final, text.encode("utf-8", errors="surrogateescape"))

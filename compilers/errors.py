@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+from hipify_like.errors import TorchadaError, WriteError
+
 TYPE_CHECKING = False  # imported on the driver's fast paths: nothing beyond sys
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -31,10 +33,6 @@ __all__ = [
 PROGRAM = "torchada-nvcc"
 
 
-class TorchadaError(Exception):
-    """A failure the user can fix; ``str(error)`` is the one-line message."""
-
-
 class UsageError(TorchadaError):
     """A bad command line: an unknown option, a bad value, a missing argument (nvcc's wording)."""
 
@@ -49,10 +47,6 @@ class InputError(TorchadaError):
 
 class CacheError(TorchadaError):
     """The cache directory cannot be used, or is not the user's alone."""
-
-
-class WriteError(TorchadaError):
-    """A file could not be written (a full disk, a read-only directory); nothing half-written is left."""
 
 
 class ToolNotFoundError(TorchadaError):

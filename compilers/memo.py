@@ -277,8 +277,8 @@ class MemoWriter:
         self._watch_code()
         if not self.usable or not self.steps:
             return
-        from .cache import write_atomically
-        from .errors import WriteError
+        from hipify_like.errors import WriteError
+        from hipify_like.files import write_atomically
 
         record = {
             "key": self.key,

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from hipify_like.files import make_private_dir, write_atomically
+
 from .backends import Backend
-from .cache import make_private_dir, write_atomically
 from .dbfacts import DbFacts, translator_fingerprint
 from .errors import ToolNotFoundError
 from .installations import find_cuda

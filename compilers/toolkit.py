@@ -34,8 +34,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from hipify_like.files import atomic_directory, make_private_dir
+
 from .backends import Backend
-from .cache import atomic_directory, make_private_dir, open_cache_dir
+from .cache import open_cache_dir
 from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
 from .identity import CUDA_VERSION, GENERATED

@@ -35,7 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .cache import atomic_directory, make_private_dir, open_cache_dir, write_atomically
+from hipify_like.files import atomic_directory, locked, make_private_dir, write_atomically
+
+from .cache import open_cache_dir
 from .dbfacts import translator_fingerprint
 from .depfile import DependencyRewrite
 from .errors import InputError, TorchadaError, TranslationError, format_fatal
@@ -218,13 +220,16 @@ def _lookup(manifest: Path, cache_dir: Path) -> tuple[CachedUnit, _Inputs] | Non
 
 
 def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
-    try:
-        entries = json.loads(manifest.read_text())["entries"]
-    except (OSError, ValueError, KeyError):
-        entries = []
-    entry = {"unit": name, "files": inputs.files, "searches": inputs.searches}
-    entries = [entry] + [e for e in entries if e.get("unit") != name]
-    write_atomically(manifest, json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode(), private=True)
+    """Put the unit first in the manifest, under its lock: parallel builds of one source keep every entry."""
+    with locked(manifest):
+        try:
+            entries = json.loads(manifest.read_text())["entries"]
+        except (OSError, ValueError, KeyError):
+            entries = []
+        entry = {"unit": name, "files": inputs.files, "searches": inputs.searches}
+        entries = [entry] + [e for e in entries if e.get("unit") != name]
+        document = json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode()
+        write_atomically(manifest, document, private=True)
 
 
 def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, _Inputs]:

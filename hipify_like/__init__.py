@@ -19,9 +19,11 @@ Example::
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # the driver imports hipify_like.errors and .files on its fast paths: nothing heavy here
 if TYPE_CHECKING:
+    from typing import Any
+
     from .findings import Finding, Severity
     from .mapping import Entry, Kind, MappingDB, Status, load_db
     from .translate import Translation, translate_source, translate_sources

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import ConfigError, Suppressions, load_config_suppress
-from .fileio import write_atomically
+from .errors import TorchadaError, WriteError
+from .files import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
@@ -49,7 +50,7 @@ _REFERENCE_NOTES = ("musa_toolchain.md", "musa_inventory.md", "torchada.md")
 """Notes the evidence column cites by section, kept under ``docs/reference/``."""
 
 
-class UsageError(Exception):
+class UsageError(TorchadaError):
     """A wrong command line or an unusable path: exit status 2."""
 
 
@@ -113,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.jobs < 1:
             raise UsageError(f"-j {args.jobs}: the number of processes must be at least 1")
         return port(args)
-    except (UsageError, ConfigError) as error:
+    except (UsageError, ConfigError, WriteError) as error:
         print(f"torchada-port: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -22,13 +22,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import shutil
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from .arch import ArchTable, build_arch_table
+from .files import atomic_directory, make_private_dir
 from .inventory import INVENTORY_DIR, musa_inventory
 from .mapping import Entry, Kind, MappingDB, data_files, load_db
 
@@ -220,21 +219,11 @@ def write_compat_headers(directory: Path, db: MappingDB | None = None) -> Compat
     db = db or load_db()
     target = Path(directory) / f"compat-{_version(db)}"
     if not target.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".compat-", dir=target.parent))
-        try:
-            stamp = _data_stamp()
+        stamp = _data_stamp()
+        with atomic_directory(target) as staging:
             for relative, text in render_headers(db).items():
                 path = staging / relative
-                for parent in reversed(Path(relative).parents[:-1]):  # private, as the staging directory is
-                    (staging / parent).mkdir(mode=0o700, exist_ok=True)
+                make_private_dir(path.parent)
                 path.write_text(text)
                 os.utime(path, ns=(stamp, stamp))
-            try:
-                os.rename(staging, target)
-            except OSError:
-                if not target.is_dir():  # lost a race to a parallel writer, which is fine
-                    raise
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
     return CompatHeaders(target, PRELUDE, target / TORCH_ALIASES, torch_alias_names(db))

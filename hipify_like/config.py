@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .errors import TorchadaError
 from .findings import RULES, Finding
 from .translate import Translation
 
@@ -30,7 +31,7 @@ _KEYS = frozenset({"suppress"})
 _ID = re.compile(r"TA\d{4}")
 
 
-class ConfigError(ValueError):
+class ConfigError(TorchadaError, ValueError):
     """A bad ``--suppress`` value or ``[tool.torchada]`` table; the message is one line."""
 
 

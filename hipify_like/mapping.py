@@ -36,6 +36,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import TorchadaError
+
 __all__ = [
     "DATA_DIR",
     "Entry",
@@ -50,7 +52,7 @@ DATA_DIR = Path(__file__).parent / "data"
 COLUMNS = ("cuda", "musa", "kind", "status", "evidence", "note")
 
 
-class MappingError(ValueError):
+class MappingError(TorchadaError, ValueError):
     """A data file breaks the schema (a bad column, a duplicate key)."""
 
 

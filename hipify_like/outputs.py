@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fileio import write_atomically
+from .files import write_atomically
 
 __all__ = ["MANIFEST_NAME", "OutputManifest"]
 

@@ -14,6 +14,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from hipify_like.errors import TorchadaError
+
 if TYPE_CHECKING:
     from .vendors import Vendor
 
@@ -37,7 +39,7 @@ class Platform(enum.Enum):
     CPU = "cpu"
 
 
-class PlatformError(ValueError):
+class PlatformError(TorchadaError, ValueError):
     """``TORCHADA_PLATFORM`` names no platform."""
 
 

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hipify_like.files import write_atomically
+
 from . import host_compile
 from .arch_flags import get_arch_flags
 from .compilers.host import is_host_compile
@@ -183,9 +185,7 @@ def _make_write_ninja_file(original: Callable[..., None], choice: BackendChoice)
         text = Path(path).read_text()
         edited = _edit_ninja_file(text, choice.backend)
         if edited != text:
-            temporary = Path(f"{path}.torchada-tmp")
-            temporary.write_text(edited)
-            os.replace(temporary, path)
+            write_atomically(path, edited)
 
     return _write_ninja_file
 

@@ -7,7 +7,7 @@ so that setuptools, a JIT ``load()`` traceback and ``python -m torchada_build`` 
 
 from __future__ import annotations
 
-from .compilers.errors import TorchadaError
+from hipify_like.errors import TorchadaError
 
 __all__ = ["BuildConfigurationError", "TorchadaError", "UnsupportedTorchError"]
 

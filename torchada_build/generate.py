@@ -35,7 +35,7 @@ def generated_files() -> dict[str, Callable[[], str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .compilers.cache import write_atomically
+    from hipify_like.files import write_atomically
 
     parser = argparse.ArgumentParser(prog="python -m torchada_build.generate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale; write nothing")
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         stale.append(relative)
         if not args.check:
-            write_atomically(path, text.encode())
+            write_atomically(path, text)
     for relative in stale:
         print(f"{relative}: {'stale' if args.check else 'written'}", file=sys.stderr)
     return 1 if args.check and stale else 0

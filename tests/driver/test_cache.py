@@ -104,7 +104,7 @@ def test_leftovers_of_a_killed_run_are_never_read(project: Path, tmp_path: Path)
     unit = get_unit(_request(project), cache)
     (cache / "units" / ".tmp-killed").mkdir()
     (cache / "units" / ".tmp-killed" / "unit.json").write_text("{not json")
-    manifest = next((cache / "manifests").iterdir())
+    manifest = next((cache / "manifests").glob("*.json"))
     (manifest.parent / ".tmp-killed").write_text("garbage")
     (unit.root / "unit.json").unlink()  # a unit that lost its record is rebuilt beside it, not trusted
     again = get_unit(_request(project), cache)
@@ -223,7 +223,7 @@ def test_a_complete_unit_is_never_removed_by_a_run_that_looked_too_early(
 def test_a_manifest_entry_with_no_files_matches_nothing(project: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = get_unit(_request(project), cache)
-    manifest = next((cache / "manifests").iterdir())
+    manifest = next((cache / "manifests").glob("*.json"))
     entries = json.loads(manifest.read_text())["entries"]
     (project / "k.cu").write_text("cudaEvent_t e;\n")
     manifest.write_text(json.dumps({"entries": [{"unit": first.root.name, "files": [], "searches": []}, *entries]}))
@@ -233,16 +233,17 @@ def test_a_manifest_entry_with_no_files_matches_nothing(project: Path, tmp_path:
 def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    from torchada_build.compilers import cache
     from torchada_build.compilers.errors import WriteError
+
+    from hipify_like import files
 
     def full_disk(fd: int, mode: str) -> object:
         os.close(fd)
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(cache.os, "fdopen", full_disk)
+    monkeypatch.setattr(files.os, "fdopen", full_disk)
     with pytest.raises(WriteError, match=f"^cannot write '{tmp_path}/out/k.d': No space left on device$"):
-        cache.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
+        files.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
     assert os.listdir(tmp_path / "out") == []
 
 
@@ -275,3 +276,18 @@ def test_the_translator_fingerprint_covers_the_inventory(tmp_path: Path, monkeyp
     before = dbfacts.translator_fingerprint()
     inventory.write_text("musaMalloc\nmusaFree\n")
     assert dbfacts.translator_fingerprint() != before
+
+
+def _record_one(manifest: Path, index: int) -> None:
+    units._record(manifest, f"unit-{index}", units._Inputs([[f"/src/{index}.cu", "0" * 64]], []))
+
+
+def test_parallel_manifest_updates_keep_every_entry(tmp_path: Path) -> None:
+    """Twelve builds record twelve units of one source at once; the manifest's lock keeps all of them."""
+    import multiprocessing
+
+    manifest = tmp_path / "manifests" / "m.json"
+    with multiprocessing.get_context("fork").Pool(12) as pool:
+        pool.starmap(_record_one, [(manifest, i) for i in range(12)])
+    names = {entry["unit"] for entry in json.loads(manifest.read_text())["entries"]}
+    assert names == {f"unit-{i}" for i in range(12)}

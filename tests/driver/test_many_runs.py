@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from driver_support import TORCHADA_NVCC, cli_env
-from torchada_build.compilers.cache import STALE_AFTER_S
 
 from hipify_like import translate_source
+from hipify_like.files import STALE_AFTER_S
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 

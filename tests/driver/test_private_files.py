@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from torchada_build.compilers.cache import STALE_AFTER_S
 from torchada_build.compilers.units import UnitRequest, get_unit
 
 from hipify_like.cli import main as port
+from hipify_like.files import STALE_AFTER_S
 
 
 @pytest.fixture

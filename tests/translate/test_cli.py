@@ -316,15 +316,15 @@ def test_a_failed_write_names_the_file_and_leaves_nothing(
     import errno
     import os
 
-    from hipify_like import fileio
+    from hipify_like import files
     from hipify_like.cli import main
 
     def full_disk(fd: int, mode: str) -> object:
         os.close(fd)
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(fileio.os, "fdopen", full_disk)
+    monkeypatch.setattr(files.os, "fdopen", full_disk)
     (tmp_path / "out").mkdir()
     assert main([str(project / "kernel.cu"), "-o", str(tmp_path / "out" / "kernel.cu")]) == 2
-    assert capsys.readouterr().err == f"torchada-port: error: '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
+    assert capsys.readouterr().err == f"torchada-port: error: cannot write '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
     assert os.listdir(tmp_path / "out") == []
