@@ -15,9 +15,7 @@ TYPE_CHECKING = False  # nvcc passthrough and --version import this module: no t
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from .toolchain import Toolchain
-
-__all__ = ["Backend", "BackendChoice", "choose_backend", "make_toolchain", "requested_backend", "select_backend"]
+__all__ = ["Backend", "BackendChoice", "choose_backend", "requested_backend", "select_backend"]
 
 
 class Backend(enum.Enum):
@@ -95,17 +93,3 @@ def choose_backend(argv: Sequence[str], environ: Mapping[str, str]) -> BackendCh
 
 def select_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend:
     return choose_backend(argv, environ).backend
-
-
-def make_toolchain(backend: Backend, environ: Mapping[str, str]) -> Toolchain:
-    """The toolchain of a translating backend (imported only when a command line needs one)."""
-    if backend is Backend.MCC:
-        from .toolchain_mcc import MccToolchain
-
-        return MccToolchain(environ)
-    if backend is Backend.LOOPBACK:
-        from .toolchain_loopback import LoopbackToolchain
-
-        return LoopbackToolchain(environ)
-    msg = "the nvcc backend passes the command line to the real nvcc and plans nothing"
-    raise ValueError(msg)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .jobs import Job
     from .memo import MemoWriter
     from .parse import ParsedArgs
-    from .toolchain import BuildContext, Toolchain
+    from .toolchains.base import BuildContext, TranslatingToolchain
 
 __all__ = ["main"]
 
@@ -56,14 +56,15 @@ _HOST_QUERIES = frozenset({"--version", "-dumpversion", "-dumpfullversion", "-du
 def _host_compiler_query(parsed: ParsedArgs) -> list[str]:
     """``nvcc .c -Xcompiler --version`` (or ``-dumpfullversion``), with no real input: the host
     compiler's answer is what nvcc prints; the words to ask it, or none for any other command line."""
-    from .toolchain import host_compiler_words
+    from .toolchains.base import host_compiler_words
 
     words = host_compiler_words(parsed)
     asks = words and all(w in _HOST_QUERIES for w in words)
     return words if asks and not any(os.path.exists(i) for i in parsed.inputs) else []
 
 
-def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice) -> int:
+def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoice,
+           toolchain: TranslatingToolchain) -> int:  # fmt: skip
     from .memo import MemoWriter
 
     memo = MemoWriter(_MEMO, argv, environ)
@@ -74,7 +75,6 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         sys.stdout.write(version_banner(backend.value))
         return 0
     from .archs import requested_targets
-    from .backends import make_toolchain
     from .cache import make_work_dir, open_cache_dir
     from .errors import warn
     from .identity import arch_line, variable_lines
@@ -83,7 +83,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     from .parse import parse_args
     from .plan import clean_jobs, plan_jobs
     from .request import build_request
-    from .toolchain import BuildContext
+    from .toolchains.base import BuildContext
     from .toolkit import ensure_toolkit
 
     parsed = parse_args(argv, environ=environ)
@@ -94,7 +94,6 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
 
         sys.stdout.write(help_text())
         return 0
-    toolchain = make_toolchain(backend, environ)
     cache_dir = open_cache_dir(environ)
     if parsed.has("--list-gpu-arch") or parsed.has("--list-gpu-code"):
         from .dbfacts import get_db_facts
@@ -153,7 +152,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
 _REPLAYED = frozenset({"translate", "compile", "preprocess", "dependencies", "filter dependencies"})
 
 
-def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: Toolchain, jobs: list[Job]) -> None:
+def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: TranslatingToolchain, jobs: list[Job]) -> None:
     """Write the memo of a compile that succeeded: its commands and what they were planned from."""
     if toolchain.depends_on_device(ctx) or any(job.kind.value not in _REPLAYED for job in jobs):
         return
@@ -181,8 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
     argv = list(sys.argv[1:] if argv is None else argv)
     environ = os.environ
-    from .backends import Backend, choose_backend
+    from .backends import choose_backend
     from .errors import FailedProcessError, TorchadaError, format_fatal
+    from .toolchains import make_toolchain
 
     try:
         choice = choose_backend(argv, environ)
@@ -192,11 +192,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print("\n".join(cmake_lines(choice) if info == "cmake" else info_lines(choice, environ)))
             return 0
-        if choice.backend is Backend.NVCC:
-            from .passthrough import exec_nvcc
+        toolchain = make_toolchain(choice.backend, environ)
+        status = toolchain.passthrough(argv, choice)
+        if status is not None:
+            return status
+        from .toolchains.base import TranslatingToolchain
 
-            return exec_nvcc(argv, environ, choice)
-        return _drive(argv, environ, choice)
+        assert isinstance(toolchain, TranslatingToolchain)  # every toolchain but nvcc's plans
+        return _drive(argv, environ, choice, toolchain)
     except FailedProcessError as error:
         return error.returncode
     except TorchadaError as error:

@@ -6,7 +6,8 @@ fresh, as a test does).
 
 from __future__ import annotations
 
-from .options import Group, Option, all_options
+from .option_table import all_options
+from .options import Group, Option
 
 __all__ = ["help_text", "options_markdown"]
 

@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from .backends import Backend, make_toolchain
+from .backends import Backend
 from .cache import open_cache_dir
 from .depfile import DependencyRewrite
+from .toolchains import make_translating_toolchain
 from .units import CachedUnit, UnitRequest, get_unit
 
 __all__ = ["SOURCE_SUFFIXES", "HostCompile", "is_host_compile", "plan_host_compile"]
@@ -221,7 +222,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     unit = get_unit(request, cache_dir)
     if not unit.changed:
         return HostCompile(tuple(words), unit)
-    before, after = make_toolchain(backend, environ).host_flags(cache_dir, unit)
+    before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
     depfile = _depfile(scan)
     rewrite = None
     if depfile is not None:

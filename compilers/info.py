@@ -60,7 +60,7 @@ def info_lines(choice: BackendChoice, environ: Mapping[str, str]) -> list[str]:
 def cmake_lines(choice: BackendChoice) -> list[str]:
     lines = [f"# torchada-nvcc --torchada-info=cmake: backend {choice.backend.value}"]
     if choice.backend is Backend.LOOPBACK:
-        from .toolchain_loopback import wheel_libraries
+        from .toolchains.loopback import wheel_libraries
 
         lines += [
             f'set(CUDA_{name}_LIBRARY "{path}" CACHE FILEPATH "lib{name} of its pip wheel (torchada loopback)")'

@@ -5,13 +5,20 @@ the nvcc backend passes every option through unchanged.
 
 ``docs/options.md`` is generated from this table (``python -m torchada_build.generate``), and
 ``tests/driver/test_option_table.py`` checks that it is sorted, unique and complete.
+
+    >>> find_option("-o").long
+    '--output-file'
+    >>> find_option("--use_fast_math").mcc.action
+    <Action.TRANSLATE: 'translate'>
 """
 
 from __future__ import annotations
 
+import functools
+
 from .options import Action, Group, Kind, Option, Treatment
 
-__all__ = ["OPTIONS"]
+__all__ = ["OPTIONS", "all_options", "find_option"]
 
 FLAG, SEPARATE, JOINED_OR_SEPARATE = Kind.FLAG, Kind.SEPARATE, Kind.JOINED_OR_SEPARATE
 COMMA_LIST, JOINED_COMMA_LIST, REPEATED = Kind.COMMA_LIST, Kind.JOINED_COMMA_LIST, Kind.REPEATED
@@ -557,3 +564,24 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 # fmt: on
+
+
+def all_options() -> tuple[Option, ...]:
+    return OPTIONS
+
+
+@functools.cache
+def _index() -> tuple[dict[str, Option], dict[str, Option]]:
+    longs = {o.long[2:]: o for o in OPTIONS}
+    shorts = {o.short[1:]: o for o in OPTIONS if o.short}
+    return longs, shorts
+
+
+def find_option(spelling: str) -> Option | None:
+    """The option spelled exactly ``--long`` or ``-short`` (no value attached), or None."""
+    longs, shorts = _index()
+    if spelling.startswith("--"):
+        return longs.get(spelling[2:])
+    if spelling.startswith("-"):
+        return shorts.get(spelling[1:])
+    return None

@@ -3,19 +3,13 @@
 An option has a long name (``--output-file``) and usually a short one (``-o``); nvcc never mixes
 dashes (``-output-file`` and ``--o`` are unknown). How its value attaches is its :class:`Kind`
 (LLVM's option kinds, specialised to nvcc's grammar, ``nvcc_driver.md`` §1.2). What each backend does
-with it is a :class:`Treatment`: an :class:`Action` and the one-line reason. The rows live in
-:mod:`.option_table`; this module indexes them.
-
-    >>> find_option("-o").long
-    '--output-file'
-    >>> find_option("--use_fast_math").mcc.action
-    <Action.TRANSLATE: 'translate'>
+with it is a :class:`Treatment`: an :class:`Action` and the one-line reason. The rows, and the lookup
+by spelling, are in :mod:`.option_table`.
 """
 
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass
 
 __all__ = [
@@ -26,8 +20,6 @@ __all__ = [
     "Option",
     "TO_NVCC",
     "Treatment",
-    "all_options",
-    "find_option",
 ]
 
 GLUABLE_SHORT = frozenset({"I", "D", "U", "L", "l", "O", "t"})
@@ -128,27 +120,3 @@ class Option:
 
     def spellings(self) -> tuple[str, ...]:
         return (self.long,) if self.short is None else (self.long, self.short)
-
-
-@functools.cache
-def all_options() -> tuple[Option, ...]:
-    from .option_table import OPTIONS
-
-    return OPTIONS
-
-
-@functools.cache
-def _index() -> tuple[dict[str, Option], dict[str, Option]]:
-    longs = {o.long[2:]: o for o in all_options()}
-    shorts = {o.short[1:]: o for o in all_options() if o.short}
-    return longs, shorts
-
-
-def find_option(spelling: str) -> Option | None:
-    """The option spelled exactly ``--long`` or ``-short`` (no value attached), or None."""
-    longs, shorts = _index()
-    if spelling.startswith("--"):
-        return longs.get(spelling[2:])
-    if spelling.startswith("-"):
-        return shorts.get(spelling[1:])
-    return None

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from .cmdline import environment_flags, read_options_file, split_list
 from .errors import UsageError
-from .options import GLUABLE_SHORT, Kind, Option, all_options, find_option
+from .option_table import all_options, find_option
+from .options import GLUABLE_SHORT, Kind, Option
 
 __all__ = ["Arg", "ArgKind", "ParsedArgs", "parse_args", "validate_value"]
 

@@ -21,7 +21,7 @@ from .errors import TranslationError
 from .identity import library_flags
 from .jobs import Job, JobKind
 from .request import DependencyMode, Input, Phase
-from .toolchain import BuildContext, CompileMode, CompileStep, Toolchain
+from .toolchains.base import BuildContext, CompileMode, CompileStep, TranslatingToolchain
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
 __all__ = ["HANDLED_BY_PLAN", "clean_jobs", "plan_jobs", "unit_request"]
@@ -82,7 +82,7 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
             print(line, file=sys.stderr)
 
 
-def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: Input, obj: str | None) -> list[Job]:
+def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, obj: str | None) -> list[Job]:
     request = ctx.request
     unit_req = unit_request(ctx, source)
     unit = get_unit(unit_req, ctx.cache_dir)
@@ -110,7 +110,7 @@ def _source_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: In
     return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.COMPILE, obj)
 
 
-def _dependency_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source: Input, unit: CachedUnit,
+def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, unit: CachedUnit,
                      mode: CompileMode, obj: str | None) -> list[Job]:  # fmt: skip
     """The job that writes a dependency rule to a temporary file (a ``-M`` run, or the compile with
     ``-MD``), then the filter job that writes it where asked, naming the original files."""
@@ -136,7 +136,7 @@ def _dependency_jobs(ctx: BuildContext, toolchain: Toolchain, index: int, source
     return [*jobs, filter_job]
 
 
-def plan_jobs(ctx: BuildContext, toolchain: Toolchain) -> list[Job]:
+def plan_jobs(ctx: BuildContext, toolchain: TranslatingToolchain) -> list[Job]:
     request = ctx.request
     jobs: list[Job] = []
     objects: list[str] = []
@@ -164,7 +164,7 @@ def plan_jobs(ctx: BuildContext, toolchain: Toolchain) -> list[Job]:
     return jobs
 
 
-def _link_jobs(ctx: BuildContext, toolchain: Toolchain, objects: list[str]) -> list[Job]:
+def _link_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, objects: list[str]) -> list[Job]:
     from .toolkit import ensure_toolkit
 
     jobs = []

@@ -42,7 +42,7 @@ from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
 from .identity import CUDA_VERSION, GENERATED
 from .installations import find_cuda
-from .toolchain import Toolchain
+from .toolchains.base import TranslatingToolchain
 
 __all__ = ["ensure_toolkit", "get_cuda_home"]
 
@@ -68,7 +68,7 @@ def _nvcc_script(backend: Backend) -> str:
     )
 
 
-def _content(toolchain: Toolchain, facts: DbFacts) -> dict[str, str]:
+def _content(toolchain: TranslatingToolchain, facts: DbFacts) -> dict[str, str]:
     """Relative path → file text; ``include`` → a symlink target when the backend names one."""
     version = ".".join(map(str, CUDA_VERSION))
     files = {
@@ -82,7 +82,7 @@ def _content(toolchain: Toolchain, facts: DbFacts) -> dict[str, str]:
     return files
 
 
-def ensure_toolkit(toolchain: Toolchain, facts: DbFacts, cache_dir: Path) -> Path:
+def ensure_toolkit(toolchain: TranslatingToolchain, facts: DbFacts, cache_dir: Path) -> Path:
     """The toolkit mimic of ``toolchain``'s backend, written first when missing."""
     files = _content(toolchain, facts)
     links = {name: str(target) for name, target in toolchain.mimic_include_links().items()}
@@ -108,7 +108,8 @@ def get_cuda_home(backend: str | None = None, environ: Mapping[str, str] | None 
     ``backend`` is ``"mcc"``, ``"loopback"`` or ``"nvcc"``; by default the one torchada-nvcc would
     choose (``TORCHADA_BACKEND``, else the platform's). For nvcc it is the real CUDA root.
     """
-    from .backends import make_toolchain, select_backend
+    from .backends import select_backend
+    from .toolchains import make_translating_toolchain
 
     environ = os.environ if environ is None else environ
     chosen = Backend(backend) if backend else select_backend([], environ)
@@ -119,4 +120,4 @@ def get_cuda_home(backend: str | None = None, environ: Mapping[str, str] | None 
             raise ToolNotFoundError(msg)
         return cuda.home
     cache_dir = open_cache_dir(environ)
-    return ensure_toolkit(make_toolchain(chosen, environ), get_db_facts(cache_dir), cache_dir)
+    return ensure_toolkit(make_translating_toolchain(chosen, environ), get_db_facts(cache_dir), cache_dir)

@@ -62,7 +62,7 @@ def detect_vendor() -> Vendor | None:
 
     forced = _forced()
     if forced is not None:
-        return vendor_for(forced)
+        return vendor_for(forced.value)
     torch = sys.modules.get("torch")
     for vendor in VENDORS:
         version = getattr(getattr(torch, "version", None), vendor.device, None)
@@ -76,7 +76,7 @@ def detect_platform() -> Platform:
     """The platform of this process (cached; see the module docstring for the order)."""
     vendor = detect_vendor()
     if vendor is not None:
-        return vendor.platform
+        return Platform(vendor.platform)
     forced = _forced()
     if forced is not None:
         return forced

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from .platform import Platform
-
 __all__ = ["MISSING", "VENDORS", "Vendor", "vendor_for"]
 
 MISSING = object()  # what a redirect's builder returns when it does not apply to the vendor
@@ -18,7 +16,7 @@ MISSING = object()  # what a redirect's builder returns when it does not apply t
 
 @dataclass(frozen=True, slots=True)
 class Vendor:
-    platform: Platform
+    platform: str  # a torchada.platform.Platform value: "musa", "mlu"
     module: str  # the extension's import name
     device: str  # its PrivateUse1 device name; also the torch.<device> module
     collective: str  # its process-group backend, the counterpart of "nccl"
@@ -54,7 +52,7 @@ VENDORS = (
     # runtime_redirects.md §3 (torch_musa 2.7.1): torch.musa, musart(), mccl,
     # MUSA_VISIBLE_DEVICES, PYTORCH_MUSA_ALLOC_CONF.
     Vendor(
-        platform=Platform.MUSA,
+        platform="musa",
         module="torch_musa",
         device="musa",
         collective="mccl",
@@ -68,7 +66,7 @@ VENDORS = (
     ),
     # runtime_redirects.md §1.2 (torch_mlu gpu_migration): torch.mlu, cncl, MLU_VISIBLE_DEVICES.
     Vendor(
-        platform=Platform.MLU,
+        platform="mlu",
         module="torch_mlu",
         device="mlu",
         collective="cncl",
@@ -83,9 +81,10 @@ VENDORS = (
 )
 
 
-def vendor_for(platform: Platform) -> Vendor | None:
+def vendor_for(platform: str) -> Vendor | None:
+    """The vendor of a :class:`torchada.platform.Platform` value, or None (cuda, cpu)."""
     for vendor in VENDORS:
-        if vendor.platform is platform:
+        if vendor.platform == platform:
             return vendor
     return None
 

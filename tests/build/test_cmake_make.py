@@ -22,7 +22,7 @@ from compiler_caches import cache_counts, private_caches
 from conftest import Built, copy_sample, run
 from musa_standin import MusaStandIn, read_mcc_calls
 from test_setuptools import nvidia_wheel_libs
-from torchada_build.compilers.toolchain_loopback import wheel_libraries
+from torchada_build.compilers.toolchains.loopback import wheel_libraries
 
 from torchada_build.commands import get_cmake_dir, get_toolchain_file
 

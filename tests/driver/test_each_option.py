@@ -11,9 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from torchada_build.compilers.options import Action, Kind, find_option
+from torchada_build.compilers.option_table import find_option
+from torchada_build.compilers.options import Action, Kind
 from torchada_build.compilers.parse import ArgKind, parse_args
-from torchada_build.compilers.toolchain_loopback import OWNED
+from torchada_build.compilers.toolchains.loopback import OWNED
 
 from hipify_like.mapping import load_db
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from driver_support import CLEARED, run_cli
-from torchada_build.compilers.toolchain_loopback import wheel_libraries
+from torchada_build.compilers.toolchains.loopback import wheel_libraries
 
 
 @pytest.fixture

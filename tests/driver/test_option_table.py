@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from torchada_build.compilers import docs
-from torchada_build.compilers.options import Action, Kind, all_options, find_option
+from torchada_build.compilers.option_table import all_options, find_option
+from torchada_build.compilers.options import Action, Kind
 from torchada_build.compilers.plan import HANDLED_BY_PLAN
-from torchada_build.compilers.toolchain import LINK_OPTIONS
-from torchada_build.compilers.toolchain_mcc import COMPILE_FLAGS, DEVICE_FLAGS
+from torchada_build.compilers.toolchains.base import LINK_OPTIONS
+from torchada_build.compilers.toolchains.mcc import COMPILE_FLAGS, DEVICE_FLAGS
 
 TSV = Path(__file__).parent / "data" / "nvcc_options.tsv"
 with TSV.open(newline="") as _f:

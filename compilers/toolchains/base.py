@@ -1,10 +1,10 @@
-"""What every backend shares: the build context, one compile step, and the host link and archive.
+"""What the translating backends share: the build context, one compile step, and the host link and archive.
 
-A :class:`Toolchain` turns the plan's steps into commands. The backend-specific classes (mcc in
-:mod:`.toolchain_mcc`, loopback in :mod:`.toolchain_loopback`) render compiles and device links; the
+A :class:`TranslatingToolchain` turns the plan's steps into commands. The backend-specific classes (mcc
+in :mod:`.mcc`, loopback in :mod:`.loopback`) render compiles and device links; the
 host link (nvcc's ``g++ … -Wl,--start-group objects … -l<runtime> -Wl,--end-group -o out``) and the
 archive (``ar cr``) are the same for both, apart from the runtime libraries they name. The nvcc
-backend has no toolchain: it hands the command line to the real nvcc untouched (:mod:`.passthrough`).
+backend's toolchain plans nothing: it hands the command line to the real nvcc untouched (:mod:`.nvcc`).
 """
 
 from __future__ import annotations
@@ -18,24 +18,23 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
-from .archs import GpuTargets
-from .backends import Backend
-from .cmdline import shell_words
-from .dbfacts import DbFacts, get_db_facts
-from .errors import ToolNotFoundError, UnsupportedOptionError
-from .options import Action, Option, Treatment
-from .parse import ArgKind, ParsedArgs
-from .request import Input, Request
-from .units import CachedUnit
+from ..archs import GpuTargets
+from ..cmdline import shell_words
+from ..dbfacts import DbFacts, get_db_facts
+from ..errors import ToolNotFoundError, UnsupportedOptionError
+from ..options import Action, Option, Treatment
+from ..parse import ArgKind, ParsedArgs
+from ..request import Input, Request
+from ..units import CachedUnit
+from . import Toolchain
 
 __all__ = [
     "BuildContext",
     "CompileMode",
     "CompileStep",
     "LINK_OPTIONS",
-    "Toolchain",
+    "TranslatingToolchain",
     "dependency_flags",
     "host_compiler_words",
     "translate_macro",
@@ -49,7 +48,7 @@ LINK_OPTIONS = frozenset(
         "--cudart", "--cudadevrt", "--archive-options", "--archiver-binary", "--compiler-options",
     }
 )  # fmt: skip
-"""Options the host link, the archive or the device link renders (:meth:`Toolchain.link_argv` …)."""
+"""Options the host link, the archive or the device link renders (:meth:`TranslatingToolchain.link_argv` …)."""
 
 
 class CompileMode(enum.Enum):
@@ -115,21 +114,10 @@ def host_compiler_words(parsed: ParsedArgs) -> list[str]:
     return words + parsed.forwarded(ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH)
 
 
-class Toolchain(abc.ABC):
-    backend: ClassVar[Backend]
-
-    def __init__(self, environ: Mapping[str, str]) -> None:
-        self.environ = environ
+class TranslatingToolchain(Toolchain, abc.ABC):
+    """A toolchain that translates each unit and renders its commands (mcc, loopback)."""
 
     # -- identity and the toolkit mimic --------------------------------------------------------
-
-    @abc.abstractmethod
-    def describe(self) -> str:
-        """One line for ``-v``: the backend and the toolkit it uses."""
-
-    @abc.abstractmethod
-    def require_installed(self) -> None:
-        """Raise :class:`ToolNotFoundError` with the remedy when the backend compiler is missing."""
 
     @abc.abstractmethod
     def include_dirs(self) -> list[Path]:

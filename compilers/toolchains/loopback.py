@@ -23,22 +23,22 @@ from pathlib import Path
 
 from hipify_like.files import make_private_dir, write_atomically
 
-from .backends import Backend
-from .dbfacts import DbFacts, translator_fingerprint
-from .errors import ToolNotFoundError
-from .installations import find_cuda
-from .options import Group, Option, Treatment
-from .parse import Arg, ArgKind, ParsedArgs
-from .request import DEVICE_ONLY_OPTIONS, Language
-from .toolchain import (
+from ..backends import Backend
+from ..dbfacts import DbFacts, translator_fingerprint
+from ..errors import ToolNotFoundError
+from ..installations import find_cuda
+from ..options import Group, Option, Treatment
+from ..parse import Arg, ArgKind, ParsedArgs
+from ..request import DEVICE_ONLY_OPTIONS, Language
+from ..units import CachedUnit
+from .base import (
     BuildContext,
     CompileMode,
     CompileStep,
-    Toolchain,
+    TranslatingToolchain,
     dependency_flags,
     translate_macro,
 )
-from .units import CachedUnit
 
 __all__ = ["OWNED", "LoopbackToolchain", "wheel_include_dirs", "wheel_libraries"]
 
@@ -129,7 +129,7 @@ def _rendered(arg: Arg, ctx: BuildContext, unit: CachedUnit) -> list[str]:
     return list(arg.spelling)
 
 
-class LoopbackToolchain(Toolchain):
+class LoopbackToolchain(TranslatingToolchain):
     backend = Backend.LOOPBACK
 
     def __init__(self, environ: Mapping[str, str]) -> None:

@@ -16,25 +16,25 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from .archs import GpuTargets
-from .backends import Backend
-from .cmdline import shell_words
-from .dbfacts import DbFacts
-from .errors import ToolNotFoundError, UsageError
-from .identity import CUDA_VERSION_MACRO, GENERATED, VERSION_MACROS
-from .installations import find_musa
-from .options import Option, Treatment
-from .parse import Arg, ArgKind, ParsedArgs
-from .request import Language
-from .toolchain import (
+from ..archs import GpuTargets
+from ..backends import Backend
+from ..cmdline import shell_words
+from ..dbfacts import DbFacts
+from ..errors import ToolNotFoundError, UsageError
+from ..identity import CUDA_VERSION_MACRO, GENERATED, VERSION_MACROS
+from ..installations import find_musa
+from ..options import Option, Treatment
+from ..parse import Arg, ArgKind, ParsedArgs
+from ..request import Language
+from ..units import CachedUnit
+from .base import (
     BuildContext,
     CompileMode,
     CompileStep,
-    Toolchain,
+    TranslatingToolchain,
     dependency_flags,
     translate_macro,
 )
-from .units import CachedUnit
 
 __all__ = ["COMPILE_FLAGS", "DEVICE_FLAGS", "DEFAULT_CUDA_ARCH", "MccToolchain"]
 
@@ -145,7 +145,7 @@ def _device_arch() -> str | None:
     return f"mp_{major}{minor}"
 
 
-class MccToolchain(Toolchain):
+class MccToolchain(TranslatingToolchain):
     backend = Backend.MCC
 
     def __init__(self, environ: Mapping[str, str]) -> None:
