@@ -62,7 +62,12 @@ class ParsedArgs:
     warnings: tuple[str, ...] = ()
 
     def of(self, long: str) -> Iterator[Arg]:
-        """The occurrences of an option (or of its aliases), in order."""
+        """The occurrences of an option (or of its aliases), in order; a ``long`` name that is no
+        option's canonical name is a KeyError (a misspelt lookup would otherwise answer "absent")."""
+        option = find_option(long)
+        if option is None or option.canonical != long:
+            msg = f"{long!r} is not the canonical long name of an option in the option table"
+            raise KeyError(msg)
         return (a for a in self.args if a.canonical == long)
 
     def has(self, long: str) -> bool:

@@ -81,3 +81,14 @@ def test_help_lists_every_option() -> None:
     text = docs.help_text()
     for option in all_options():
         assert option.long in text
+
+
+def test_a_lookup_of_a_name_not_in_the_table_raises() -> None:
+    """A misspelt lookup would answer "absent" for ever; it is a KeyError instead (so is an alias)."""
+    from torchada_build.compilers.parse import parse_args
+
+    parsed = parse_args(["-O3", "--lto", "-c", "k.cu"], environ={})
+    assert parsed.has("--optimize") and parsed.has("--dlink-time-opt")
+    for name in ("--optimise", "--lto", "-O"):
+        with pytest.raises(KeyError, match="canonical long name"):
+            parsed.has(name)
