@@ -20,7 +20,7 @@ and ``cudadevrt`` itself. One directory per backend serves both:
     the CUDA version the driver claims, for FindCUDAToolkit.
 
 The mimic lives at ``<cache>/toolkit/<backend>-<hash of its content>``, is written atomically, and
-never changes once written. ``get_cuda_home()`` returns it (or the real CUDA root for the nvcc
+never changes once written. ``toolkit_root()`` returns it (or the real CUDA root for the nvcc
 backend), creating it when needed.
 """
 
@@ -44,7 +44,7 @@ from .identity import CUDA_VERSION, GENERATED
 from .installations import find_cuda
 from .toolchains.base import TranslatingToolchain
 
-__all__ = ["ensure_toolkit", "get_cuda_home"]
+__all__ = ["ensure_toolkit", "toolkit_root"]
 
 
 def _python() -> str:
@@ -102,8 +102,9 @@ def ensure_toolkit(toolchain: TranslatingToolchain, facts: DbFacts, cache_dir: P
     return home
 
 
-def get_cuda_home(backend: str | None = None, environ: Mapping[str, str] | None = None) -> Path:
-    """The directory to use as ``CUDA_HOME`` (and ``CMAKE_CUDA_COMPILER=<it>/bin/nvcc``).
+def toolkit_root(backend: str | None = None, environ: Mapping[str, str] | None = None) -> Path:
+    """The CUDA root that build systems are pointed at: the directory to use as ``CUDA_HOME`` (and
+    ``CMAKE_CUDA_COMPILER=<it>/bin/nvcc``): the toolkit mimic of a translating backend.
 
     ``backend`` is ``"mcc"``, ``"loopback"`` or ``"nvcc"``; by default the one torchada-nvcc would
     choose (``TORCHADA_BACKEND``, else the platform's). For nvcc it is the real CUDA root.

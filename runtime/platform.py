@@ -125,12 +125,13 @@ def has_gpu() -> bool:
 
 
 def get_cuda_home() -> str | None:
-    """The toolkit root: ``MUSA_HOME`` (or ``/usr/local/musa``) on MUSA, else torch's CUDA_HOME."""
+    """The toolkit root: on MUSA the MUSA SDK, found as torchada-nvcc finds it
+    (:func:`torchada_build.compilers.installations.find_musa`), when it exists; else torch's CUDA_HOME."""
     if detect_platform() is Platform.MUSA:
-        for candidate in (os.environ.get("MUSA_HOME"), os.environ.get("MUSA_PATH"), "/usr/local/musa"):
-            if candidate and os.path.isdir(candidate):
-                return candidate
-        return None
+        from torchada_build.compilers.installations import find_musa
+
+        home = find_musa(os.environ).home_path
+        return home if os.path.isdir(home) else None
     from torch.utils.cpp_extension import CUDA_HOME
 
     return CUDA_HOME

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .commands import get_cmake_dir, get_toolchain_file
+from .compilers.toolkit import toolkit_root
 from .errors import TorchadaError
 from .helpformat import ToolParser
-from .platform import detect_backend, get_toolkit_root
+from .platform import detect_backend
 
 __all__ = ["main"]
 
@@ -66,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         try:
             if options.cuda_home:
-                print(get_toolkit_root(detect_backend().backend))
+                print(toolkit_root(detect_backend().backend.value))
             elif options.script == "doctor" and not options.args:
                 from .doctor import main as doctor
 

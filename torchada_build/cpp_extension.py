@@ -43,8 +43,9 @@ from hipify_like.files import write_atomically
 from . import host_compile
 from .arch_flags import get_arch_flags
 from .compilers.host import is_host_compile
+from .compilers.toolkit import toolkit_root
 from .errors import UnsupportedTorchError
-from .platform import Backend, BackendChoice, detect_backend, get_toolkit_root
+from .platform import Backend, BackendChoice, detect_backend
 from .settings import ExtensionSettings, get_extension_settings, musa_common_flags
 
 __all__ = ["PATCHES", "InstallStatus", "Patch", "install", "installed_backend", "uninstall"]
@@ -258,7 +259,7 @@ def install() -> InstallStatus:
         raise UnsupportedTorchError(msg)
     originals = {p.name: p.current(cpp_extension) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
-    cpp_extension.CUDA_HOME = str(get_toolkit_root(choice.backend))
+    cpp_extension.CUDA_HOME = str(toolkit_root(choice.backend.value))
     if choice.backend is Backend.MCC:
         originals["COMMON_NVCC_FLAGS"] = cpp_extension.COMMON_NVCC_FLAGS
         cpp_extension.COMMON_NVCC_FLAGS = musa_common_flags(cpp_extension.COMMON_NVCC_FLAGS)

@@ -31,7 +31,6 @@ __all__ = [
     "BackendChoice",
     "detect_backend",
     "find_torch_musa",
-    "get_toolkit_root",
     "require_musa_home",
     "require_torch_musa",
 ]
@@ -78,10 +77,3 @@ def require_torch_musa(choice: BackendChoice) -> Path:
         )
         raise BuildConfigurationError(msg)
     return package
-
-
-def get_toolkit_root(backend: Backend) -> Path:
-    """The toolkit mimic of ``backend`` (a CUDA root whose ``bin/nvcc`` is torchada-nvcc), or the real one for nvcc."""
-    from .compilers.toolkit import get_cuda_home
-
-    return Path(get_cuda_home(backend.value))

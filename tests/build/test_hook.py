@@ -39,7 +39,7 @@ def on_musa(monkeypatch: pytest.MonkeyPatch, musa_standin: MusaStandIn) -> MusaS
 def mimic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     root = tmp_path / "mimic"
     (root / "bin").mkdir(parents=True)
-    monkeypatch.setattr(hook, "get_toolkit_root", lambda backend: root)
+    monkeypatch.setattr(hook, "toolkit_root", lambda backend: root)
     yield root
     hook.uninstall()
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from driver_support import REPO, TORCHADA_NVCC, cli_env
-from torchada_build.compilers.toolkit import get_cuda_home
+from torchada_build.compilers.toolkit import toolkit_root
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 PROJECT = REPO / "tests" / "inputs" / "cmake_project"
@@ -36,7 +36,7 @@ def build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     if shutil.which("cmake") is None or (generator == "Ninja" and shutil.which("ninja") is None):
         pytest.skip(f"cmake or the {generator} generator's tool is not installed")
     env = cli_env(cache_dir, "loopback")
-    mimic = get_cuda_home("loopback", env)
+    mimic = toolkit_root("loopback", env)
     compiler = TORCHADA_NVCC if GENERATORS[generator] == "console script" else mimic / "bin" / "nvcc"
     build_dir = tmp_path_factory.mktemp(generator.replace(" ", "_"))
     configure = _cmake(

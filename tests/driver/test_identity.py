@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from driver_support import cli_env, run_cli
-from torchada_build.compilers.toolkit import get_cuda_home
+from torchada_build.compilers.toolkit import toolkit_root
 
 
 def test_version_banner_matches_cmake_and_torch(driver) -> None:
@@ -64,7 +64,7 @@ def test_torch_accepts_the_toolkit_mimic(cache_dir: Path, monkeypatch: pytest.Mo
     import torch
     import torch.utils.cpp_extension as cpp_extension
 
-    home = get_cuda_home("loopback", cli_env(cache_dir, "loopback"))
+    home = toolkit_root("loopback", cli_env(cache_dir, "loopback"))
     monkeypatch.setattr(cpp_extension, "CUDA_HOME", str(home))
     monkeypatch.setattr(torch.version, "cuda", "13.0")
     cpp_extension._check_cuda_version("c++", cpp_extension.TorchVersion("12.2.0"))  # no error: release 13.0
@@ -75,7 +75,7 @@ def test_torch_accepts_the_toolkit_mimic(cache_dir: Path, monkeypatch: pytest.Mo
 
 def test_the_mimic_nvcc_keeps_its_backend(cache_dir: Path) -> None:
     env = cli_env(cache_dir, "mcc")
-    home = get_cuda_home("mcc", env)
+    home = toolkit_root("mcc", env)
     env["TORCHADA_BACKEND"] = "nvcc"  # the mimic's script fixes the backend whatever the environment says
     done = subprocess.run(
         [str(home / "bin" / "nvcc"), "--version"], env=env, capture_output=True, text=True, check=True

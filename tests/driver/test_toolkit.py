@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from driver_support import cli_env
 from torchada_build.compilers.installations import find_cuda
-from torchada_build.compilers.toolkit import get_cuda_home
+from torchada_build.compilers.toolkit import toolkit_root
 
 
 def test_mcc_mimic_layout(cache_dir: Path) -> None:
-    home = get_cuda_home("mcc", cli_env(cache_dir, "mcc"))
-    assert home == get_cuda_home("mcc", cli_env(cache_dir, "mcc"))  # written once, reused
+    home = toolkit_root("mcc", cli_env(cache_dir, "mcc"))
+    assert home == toolkit_root("mcc", cli_env(cache_dir, "mcc"))  # written once, reused
     assert os.access(home / "bin" / "nvcc", os.X_OK)
     assert (home / "nvvm" / "libdevice").is_dir()
     assert (home / "lib64" / "libcudart.so").read_text() == "INPUT(-lmusart)\n"
@@ -36,7 +36,7 @@ def test_shims_link_against_the_musa_runtime(tmp_path: Path, cache_dir: Path) ->
     compiler = shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler")
-    home = get_cuda_home("mcc", cli_env(cache_dir, "mcc"))
+    home = toolkit_root("mcc", cli_env(cache_dir, "mcc"))
     musa_lib = tmp_path / "musa" / "lib"
     musa_lib.mkdir(parents=True)
     (tmp_path / "musart.c").write_text("int musart_marker(void) { return 42; }\n")
@@ -64,7 +64,7 @@ def test_shims_link_against_the_musa_runtime(tmp_path: Path, cache_dir: Path) ->
 @pytest.mark.nvcc
 def test_loopback_mimic_points_at_the_real_toolkit(cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
     env = cli_env(cache_dir, "loopback")
-    home = get_cuda_home("loopback", env)
+    home = toolkit_root("loopback", env)
     real = find_cuda(env)
     assert real is not None
     include = home / "include"
@@ -78,16 +78,16 @@ def test_loopback_mimic_points_at_the_real_toolkit(cache_dir: Path, nvcc: str) -
 @pytest.mark.nvcc
 def test_the_mimic_is_never_taken_for_the_real_nvcc(cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
     env = cli_env(cache_dir, "loopback")
-    home = get_cuda_home("loopback", env)
+    home = toolkit_root("loopback", env)
     env.update(CUDA_HOME=str(home), PATH=f"{home / 'bin'}{os.pathsep}{env['PATH']}")
     found = find_cuda(env)
     assert found is not None and home not in found.nvcc.parents
-    assert get_cuda_home("nvcc", env) == found.home
+    assert toolkit_root("nvcc", env) == found.home
 
 
 def test_the_mimic_nvcc_runs_the_driver(cache_dir: Path, tmp_path: Path) -> None:
     env = cli_env(cache_dir, "mcc")
-    home = get_cuda_home("mcc", env)
+    home = toolkit_root("mcc", env)
     (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
     done = subprocess.run([str(home / "bin" / "nvcc"), "--dryrun", "-c", "k.cu"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, check=False)  # fmt: skip
