@@ -149,23 +149,14 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     return 0
 
 
-_REPLAYED = frozenset({"translate", "compile", "preprocess", "dependencies", "filter dependencies"})
-
-
 def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: TranslatingToolchain, jobs: list[Job]) -> None:
     """Write the memo of a compile that succeeded: its commands and what they were planned from."""
-    if toolchain.depends_on_device(ctx) or any(job.kind.value not in _REPLAYED for job in jobs):
+    if toolchain.depends_on_device(ctx):
         return
     memo.discovery(ctx.environ)
     for path in ctx.parsed.values("--options-file"):
         memo.watch(path)
-    for job in jobs:
-        if job.unit is not None:
-            memo.unit(job.unit)
-        elif job.rewrite is not None:
-            memo.rewrite(job.rewrite, str(ctx.workdir))
-        else:
-            memo.run(job.argv, str(ctx.workdir))
+    memo.jobs(jobs, str(ctx.workdir))
     memo.write()
 
 

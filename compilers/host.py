@@ -24,11 +24,11 @@ from pathlib import Path, PurePath
 
 from .backends import Backend
 from .cache import open_cache_dir
-from .depfile import DependencyRewrite
+from .jobs import Job, JobKind
 from .toolchains import make_translating_toolchain
-from .units import CachedUnit, UnitRequest, get_unit
+from .units import CachedUnit, UnitRequest, get_unit, project_pre_includes, translate_command
 
-__all__ = ["SOURCE_SUFFIXES", "HostCompile", "is_host_compile", "plan_host_compile"]
+__all__ = ["SOURCE_SUFFIXES", "is_host_compile", "plan_host_compile"]
 
 SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"})
 """What gcc compiles as C or C++ by the file name alone."""
@@ -112,26 +112,6 @@ def _absolute(path: str) -> Path:
     return Path(os.path.normpath(Path(path).absolute()))
 
 
-@dataclass(frozen=True)
-class HostCompile:
-    """One host command: rewritten to compile the translated copy (``rewrite`` rewrites its dependency
-    file afterwards, when it writes one), or unchanged; ``unit`` is the translation it was decided by."""
-
-    argv: tuple[str, ...]
-    unit: CachedUnit | None = None
-    rewrite: DependencyRewrite | None = None
-
-    def report(self) -> None:
-        """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
-        for line in self.unit.warnings_to_print() if self.unit else ():
-            print(line, file=sys.stderr)
-
-    def finish(self) -> None:
-        """After a successful compile: make the dependency file name the original files."""
-        if self.rewrite is not None:
-            self.rewrite.run()
-
-
 def _include_requests(scan: _Scan) -> tuple[list[Path], list[str]]:
     """The ``-I``/``-isystem`` directories and the ``-include`` values, in order."""
     directories, pre_includes = [], []
@@ -143,20 +123,6 @@ def _include_requests(scan: _Scan) -> tuple[list[Path], list[str]]:
         if word == "-include" and i in scan.values:
             pre_includes.append(scan.values[i])
     return directories, pre_includes
-
-
-def _project_pre_includes(values: list[str], include_dirs: list[Path]) -> tuple[Path, ...]:
-    from hipify_like.unit import is_system_path
-
-    found = []
-    for value in values:
-        for directory in (Path.cwd(), *include_dirs):
-            candidate = directory / value
-            if candidate.is_file():
-                if not is_system_path(candidate):
-                    found.append(_absolute(str(candidate)))
-                break
-    return tuple(found)
 
 
 def _depfile(scan: _Scan) -> Path | None:
@@ -209,22 +175,31 @@ def _rewritten(scan: _Scan, unit: CachedUnit, before: list[str], after: list[str
     return result + after
 
 
-def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> HostCompile:
-    """The command to run in place of ``words``: the translated compile, or ``words`` unchanged (on
-    the ``nvcc`` backend, which is CUDA's own toolchain, always)."""
+def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> list[Job]:
+    """The jobs to run in place of ``words``: translate (its findings print), then the compile of the
+    translation and the rewrite of its dependency file; or ``words`` unchanged (on the ``nvcc``
+    backend, which is CUDA's own toolchain, always)."""
     if backend is Backend.NVCC or not is_host_compile(words):
-        return HostCompile(tuple(words))
+        return [Job(JobKind.COMPILE, tuple(words))]
     scan = _scan(words)
     source = scan.words[scan.sources[0]]
     include_dirs, pre_include_values = _include_requests(scan)
-    request = UnitRequest(_absolute(source), tuple(include_dirs), _project_pre_includes(pre_include_values, include_dirs))
+    request = UnitRequest(_absolute(source), tuple(include_dirs), project_pre_includes(pre_include_values, include_dirs))
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
+    jobs = [Job(JobKind.TRANSLATE, translate_command(request), action=lambda: _report(unit), unit=unit)]
     if not unit.changed:
-        return HostCompile(tuple(words), unit)
+        return [*jobs, Job(JobKind.COMPILE, tuple(words))]
     before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
+    jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after))))
     depfile = _depfile(scan)
-    rewrite = None
     if depfile is not None:
         rewrite = unit.rewrite(str(depfile), str(depfile), None, "-MP" in scan.words, str(request.source))
-    return HostCompile(tuple(_rewritten(scan, unit, before, after)), unit, rewrite)
+        jobs.append(Job(JobKind.FILTER_DEPENDENCIES, (), rewrite=rewrite, display=f"-- Filter Dependencies -- > {depfile}"))
+    return jobs
+
+
+def _report(unit: CachedUnit) -> None:
+    """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
+    for line in unit.warnings_to_print():
+        print(line, file=sys.stderr)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from .depfile import DependencyRewrite
+    from .jobs import Job
     from .units import CachedUnit
 
 __all__ = ["SETTLED_S", "MemoWriter", "cache_root", "replay"]
@@ -40,6 +41,8 @@ _VOLATILE = frozenset(
 )
 """Variables that differ between runs of one build (make's jobserver descriptors, the shell's
 directories) and that the driver does not plan by; every other variable is part of the key."""
+_REPLAYED = frozenset({"translate", "compile", "preprocess", "dependencies", "filter dependencies"})
+"""The kinds of job (:class:`~.jobs.JobKind` values) a memo replays: a compile's."""
 _WORKDIR = "\0workdir\0"
 """Stands for the run's work directory in a memo's words."""
 
@@ -259,6 +262,19 @@ class MemoWriter:
         words = tuple(self._placeholder(word, workdir) for word in command)
         self.watch_cache_paths(words)
         self.steps.append(("run", words))
+
+    def jobs(self, jobs: Sequence[Job], workdir: str | None = None) -> None:
+        """Record a compile's jobs: each unit translated (what it was decided by), each command, each
+        dependency rewrite; any other job (a link, an archive) makes the memo unsafe."""
+        for job in jobs:
+            if job.kind.value not in _REPLAYED:
+                self.usable = False
+            elif job.unit is not None:
+                self.unit(job.unit)
+            elif job.rewrite is not None:
+                self.rewrite(job.rewrite, workdir)
+            else:
+                self.run(job.argv, workdir)
 
     def rewrite(self, rewrite: DependencyRewrite, workdir: str | None = None) -> None:
         fields = (self._placeholder(f, workdir) if isinstance(f, str) else f for f in rewrite.fields())

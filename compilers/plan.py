@@ -22,7 +22,7 @@ from .identity import library_flags
 from .jobs import Job, JobKind
 from .request import DependencyMode, Input, Phase
 from .toolchains.base import BuildContext, CompileMode, CompileStep, TranslatingToolchain
-from .units import CachedUnit, UnitRequest, get_unit, translate_command
+from .units import CachedUnit, UnitRequest, get_unit, project_pre_includes, translate_command
 
 __all__ = ["HANDLED_BY_PLAN", "clean_jobs", "plan_jobs", "unit_request"]
 
@@ -49,25 +49,10 @@ def _absolute(paths: list[str]) -> tuple[Path, ...]:
     return tuple(Path(os.path.normpath(Path(p).absolute())) for p in paths)
 
 
-def _pre_includes(ctx: BuildContext, include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
-    """The ``-include`` files that are the project's own (they are translated with the unit)."""
-    found = []
-    for value in ctx.parsed.values("--pre-include"):
-        for directory in (Path.cwd(), *include_dirs):
-            candidate = directory / value
-            if candidate.is_file():
-                found.append(Path(os.path.normpath(candidate.absolute())))
-                break
-    if not found:
-        return ()
-    from hipify_like.unit import is_system_path
-
-    return tuple(p for p in found if not is_system_path(p))
-
-
 def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
     include_dirs = _absolute(ctx.parsed.values("--include-path") + ctx.parsed.values("--system-include"))
-    return UnitRequest(_absolute([source.path])[0], include_dirs, _pre_includes(ctx, include_dirs))
+    return UnitRequest(_absolute([source.path])[0], include_dirs,
+                       project_pre_includes(ctx.parsed.values("--pre-include"), include_dirs))  # fmt: skip
 
 
 def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from hipify_like.translate import Translation
     from hipify_like.unit import IncludeSearch
 
-__all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
+__all__ = ["CachedUnit", "UnitRequest", "get_unit", "project_pre_includes", "translate_command"]
 
 _FORMAT = 3
 _MANIFEST_ENTRIES = 16
@@ -291,6 +291,24 @@ def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
         _record(manifest, found[0].root.name, found[1])
     unit, inputs = found
     return replace(unit, inputs=inputs)
+
+
+def project_pre_includes(values: Sequence[str], include_dirs: Sequence[Path]) -> tuple[Path, ...]:
+    """The forced includes (``-include``) that are the project's own, so translated with the unit: each
+    value as the compiler finds it (the working directory, then each include directory), unless it is a
+    system header."""
+    found = []
+    for value in values:
+        for directory in (Path.cwd(), *include_dirs):
+            candidate = directory / value
+            if candidate.is_file():
+                found.append(Path(os.path.normpath(candidate.absolute())))
+                break
+    if not found:
+        return ()
+    from hipify_like.unit import is_system_path
+
+    return tuple(p for p in found if not is_system_path(p))
 
 
 def translate_command(request: UnitRequest) -> tuple[str, ...]:

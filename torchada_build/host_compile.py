@@ -45,11 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _plan_and_run(argv: list[str]) -> int:
     import argparse
     import shlex
-    import subprocess
 
     from .compilers.backends import Backend, select_backend
-    from .compilers.errors import TorchadaError
+    from .compilers.errors import FailedProcessError, TorchadaError
     from .compilers.host import plan_host_compile
+    from .compilers.jobs import JobKind, run_jobs
     from .compilers.memo import MemoWriter
     from .helpformat import ToolParser
 
@@ -72,34 +72,22 @@ def _plan_and_run(argv: list[str]) -> int:
     memo = MemoWriter(_MEMO, argv, os.environ)
     try:
         backend = Backend(options.backend) if options.backend else select_backend([], os.environ)
-        plan = plan_host_compile(command, backend, os.environ)
-    except TorchadaError as error:
-        print(f"torchada: error: {error}", file=sys.stderr)
-        return 1
-    if options.print:
-        print(shlex.join(plan.argv))
-        return 0
-    plan.report()
-    try:
-        returncode = subprocess.run(plan.argv, check=False).returncode
-    except OSError as error:
-        print(f"torchada: error: cannot run '{plan.argv[0]}': {error.strerror}", file=sys.stderr)
-        return 127
-    if returncode != 0:
-        return returncode
-    try:
-        plan.finish()
-        if options.backend is None:
-            memo.discovery(os.environ)
-        if plan.unit is not None:
-            memo.unit(plan.unit)
-        memo.run(plan.argv)
-        if plan.rewrite is not None:
-            memo.rewrite(plan.rewrite)
+        jobs = plan_host_compile(command, backend, os.environ)
+        if options.print:
+            print(shlex.join(next(job for job in jobs if job.kind is JobKind.COMPILE).argv))
+            return 0
+        run_jobs(jobs, echo=False, execute=True, environ=os.environ)
+        memo.discovery(os.environ)
+        memo.jobs(jobs)
         memo.write()
+    except FailedProcessError as error:
+        return error.returncode
     except TorchadaError as error:
         print(f"torchada: error: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # the compiler could not be run
+        print(f"torchada: error: cannot run '{command[0]}': {error.strerror}", file=sys.stderr)
+        return 127
     return 0
 
 

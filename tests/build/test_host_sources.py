@@ -20,6 +20,7 @@ from conftest import Built, copy_sample, run, source_snapshot
 from musa_standin import MusaStandIn
 from torchada_build.compilers.backends import Backend
 from torchada_build.compilers.host import is_host_compile, plan_host_compile
+from torchada_build.compilers.jobs import JobKind
 
 HOOKED_BUILD = [sys.executable, "-m", "torchada_build", "setup.py", "build_ext", "--inplace"]
 WITHOUT_NINJA = ('{"build_ext": BuildExtension}', '{"build_ext": BuildExtension.with_options(use_ninja=False)}')
@@ -63,26 +64,29 @@ def test_loopback_compile_of_a_host_file_with_the_real_compiler(
 ) -> None:
     monkeypatch.chdir(project)
     command = ["c++", "-MMD", "-MP", "-MF", "k.o.d", "-Iinc", "-c", "k.cpp", "-o", "k.o"]
-    plan = plan_host_compile(command, Backend.LOOPBACK, loopback_env)
-    assert plan.unit is not None and plan.argv[0] == "c++"
-    main = Path(plan.argv[plan.argv.index("-c") + 1])
-    assert main == plan.unit.main and main.name == "k.cpp" and b"musaStream_t" in main.read_bytes()
-    includes = [w for w in plan.argv if w.startswith("-I")]
-    assert includes[:2] == [f"-I{plan.unit.mirror(project / 'inc')}", "-Iinc"], "translated headers come first"
-    assert b"musaDeviceSynchronize" in plan.unit.mirror(project / "inc" / "helper.h").read_bytes()
-    assert ("-idirafter", str(project)) in zip(plan.argv, plan.argv[1:], strict=False), "untranslated siblings are found last"
-    assert plan.argv[1:3] == ("-include", "torchada_loopback.h")
+    translate, compile_job, rewrite = plan_host_compile(command, Backend.LOOPBACK, loopback_env)
+    unit, argv = translate.unit, compile_job.argv
+    assert [job.kind for job in (translate, compile_job, rewrite)] == [JobKind.TRANSLATE, JobKind.COMPILE,
+                                                                        JobKind.FILTER_DEPENDENCIES]  # fmt: skip
+    assert unit is not None and rewrite.rewrite is not None and argv[0] == "c++"
+    main = Path(argv[argv.index("-c") + 1])
+    assert main == unit.main and main.name == "k.cpp" and b"musaStream_t" in main.read_bytes()
+    includes = [w for w in argv if w.startswith("-I")]
+    assert includes[:2] == [f"-I{unit.mirror(project / 'inc')}", "-Iinc"], "translated headers come first"
+    assert b"musaDeviceSynchronize" in unit.mirror(project / "inc" / "helper.h").read_bytes()
+    assert ("-idirafter", str(project)) in zip(argv, argv[1:], strict=False), "untranslated siblings are found last"
+    assert argv[1:3] == ("-include", "torchada_loopback.h")
 
-    subprocess.run(plan.argv, cwd=project, check=True, capture_output=True)
+    subprocess.run(argv, cwd=project, check=True, capture_output=True)
     compiled = (project / "k.o.d").read_text().split()
-    assert str(plan.unit.mirror(project / "inc" / "helper.h")) in compiled, "the original helper.h was compiled"
+    assert str(unit.mirror(project / "inc" / "helper.h")) in compiled, "the original helper.h was compiled"
     assert str(project / "inc" / "helper.h") not in compiled, "the original helper.h was compiled"
-    plan.finish()
+    rewrite.rewrite.run()
     depfile = (project / "k.o.d").read_text()
     assert depfile.startswith("k.o : ")
     assert str(project / "k.cpp") in depfile and str(project / "inc" / "helper.h") in depfile
     assert str(project / "plain.h") in depfile, "an untranslated sibling is found next to the original"
-    assert str(plan.unit.root) not in depfile, "the dependency file names the translated copies"
+    assert str(unit.root) not in depfile, "the dependency file names the translated copies"
     assert f"\n{project / 'inc' / 'helper.h'} :" in depfile, "-MP's empty rules are kept"
 
 
@@ -146,9 +150,9 @@ def test_musa_command_has_the_sdk_include_and_no_prelude(
     project: Path, musa_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(project)
-    plan = plan_host_compile(["c++", "-Iinc", "-c", "k.cpp", "-o", "k.o"], Backend.MCC, musa_env)
-    assert plan.argv[-1] == f"-I{Path(musa_env['MUSA_HOME']) / 'include'}"
-    assert "-include" not in plan.argv
+    _, compile_job = plan_host_compile(["c++", "-Iinc", "-c", "k.cpp", "-o", "k.o"], Backend.MCC, musa_env)
+    assert compile_job.argv[-1] == f"-I{Path(musa_env['MUSA_HOME']) / 'include'}"
+    assert "-include" not in compile_job.argv
 
 
 # -- samples/stream_scale ------------------------------------------------------------------------
