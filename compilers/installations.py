@@ -37,22 +37,31 @@ def _path(value: str) -> Path:
     return Path(value)
 
 
-class MusaInstallation:
+class _Record:
+    """Equality, hash and repr from the slots (what a frozen dataclass gives, without importing one)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}{self._values()!r}"
+
+
+class MusaInstallation(_Record):
     __slots__ = ("_home", "found_by")
 
     def __init__(self, home: str | os.PathLike[str], found_by: str) -> None:
         self._home = os.fspath(home)
         self.found_by = found_by
         """Where the home came from: ``MUSA_HOME``, ``PATH``, a default directory."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MusaInstallation) and (self._home, self.found_by) == (other._home, other.found_by)
-
-    def __hash__(self) -> int:
-        return hash((self._home, self.found_by))
-
-    def __repr__(self) -> str:
-        return f"MusaInstallation({self._home!r}, {self.found_by!r})"
 
     @property
     def home(self) -> Path:
@@ -101,21 +110,12 @@ class MusaInstallation:
         return f"MUSA SDK {self._home} (from {self.found_by}; {state})"
 
 
-class CudaInstallation:
-    __slots__ = ("_home", "_nvcc")
+class CudaInstallation(_Record):
+    __slots__ = ("_nvcc", "_home")
 
     def __init__(self, nvcc: str | os.PathLike[str], home: str | os.PathLike[str]) -> None:
         self._nvcc = os.fspath(nvcc)
         self._home = os.fspath(home)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CudaInstallation) and (self._nvcc, self._home) == (other._nvcc, other._home)
-
-    def __hash__(self) -> int:
-        return hash((self._nvcc, self._home))
-
-    def __repr__(self) -> str:
-        return f"CudaInstallation({self._nvcc!r}, {self._home!r})"
 
     @property
     def nvcc(self) -> Path:
