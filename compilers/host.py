@@ -188,7 +188,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
     jobs = [Job(JobKind.TRANSLATE, translate_command(request), action=lambda: _report(unit), unit=unit)]
-    if not unit.changed:
+    if unit.cuda_free:
         return [*jobs, Job(JobKind.COMPILE, tuple(words))]
     before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
     jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after))))

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "project_pre_includes", "translate_command"]
 
-_FORMAT = 3
+_FORMAT = 4
 _MANIFEST_ENTRIES = 16
 _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
 
@@ -71,8 +71,9 @@ class CachedUnit:
     """The translator's findings as gcc-style warning lines."""
     errors: tuple[str, ...]
     """The same findings as error lines (for ``-Werror all-warnings``)."""
-    changed: bool = True
-    """Whether translating changed any file of the unit."""
+    cuda_free: bool = False
+    """Whether no file of the unit names anything of CUDA's (:attr:`hipify_like.translate.Translation.cuda_free`):
+    such a unit compiles as it is, for MUSA as for CUDA."""
     inputs: _Inputs | None = field(default=None, compare=False)
     """What decided the unit (when :func:`get_unit` returned it): its files' hashes and include searches."""
     _reported: dict[Path, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -195,7 +196,7 @@ def _load(root: Path) -> CachedUnit | None:
         if root.is_symlink():
             return None
         data = json.loads((root / "unit.json").read_text())
-        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]), data["changed"])
+        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]), data["cuda_free"])
         for original, size in zip(unit.originals, data["sizes"], strict=True):
             status = os.lstat(unit.mirror(original))
             if not stat.S_ISREG(status.st_mode) or status.st_size != size:
@@ -256,7 +257,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
         "sizes": [len(t.text) for t in translations.values()],
         "warnings": [f.format(Severity.WARNING) for f in findings],
         "errors": [f.format(Severity.ERROR) for f in findings],
-        "changed": any(t.translated for t in translations.values()),
+        "cuda_free": all(t.cuda_free for t in translations.values()),
     }
     final = cache_dir / "units" / key
     unit: CachedUnit | None = _load(final)

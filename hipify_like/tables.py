@@ -74,6 +74,8 @@ UNKNOWN_PREFIXES = frozenset(
     | {"CUDA_R_", "CUDA_C_", "CUDA_ERROR_"}
     | {f"{p}{c}" for p in _LIBRARY_PREFIXES for c in string.ascii_uppercase}
 )
+_CUDA_STYLE = ("cu", "__cu", "nccl", "__nv")
+"""How the names of CUDA's own libraries start, in lower case (``CUDA_VERSION``, ``cudaStream_t``)."""
 DRIVER_STYLE = re.compile(r"(?:CU[a-z]|cu[A-Z][a-z])\w*")
 WARP_SIZE_PATTERN = rb"\b\w*?(?:[Ww]arp_?[Ss]ize|WARP_?SIZE)\w*"
 """Names such as ``WARP_SIZE`` and ``kWarpSize``; searched only in files containing "arp"/"ARP"."""
@@ -89,6 +91,10 @@ class Tables:
     """:data:`UNKNOWN_PREFIXES`: a word starting with one is a candidate, known or not."""
     prefixed: re.Pattern[bytes]
     """A line (of words, one a line) that starts with one of :attr:`prefixes`."""
+    kept: frozenset[bytes]
+    """The CUDA-named names of the database that translation keeps (``CUDA_VERSION``, ``CUDART_PI``):
+    no candidates, yet a file that uses one is CUDA code (the same-name math functions, ``sqrt``,
+    ``min``, are not: host code uses them too)."""
     qualified: dict[str, tuple[tuple[tuple[str, ...], Entry], ...]]
     """Qualified entries by their last component, longest qualifier first."""
     members: dict[str, Entry]
@@ -111,14 +117,16 @@ class Tables:
         """Whether the whole word ``word`` may need translating or reporting."""
         return word in self.words or word.startswith(self.prefixes)
 
-    def candidates(self, data: bytes) -> list[re.Match[bytes]]:
-        """The candidate words of ``data``, in order: each a whole word (``\\b`` on both sides)."""
+    def candidates(self, data: bytes) -> tuple[list[re.Match[bytes]], bool]:
+        """The candidate words of ``data``, in order, each a whole word (``\\b`` on both sides); and
+        whether ``data`` holds one of the names translation keeps (:attr:`kept`)."""
         words = set(_WORD.findall(data))
         found = set(self.prefixed.findall(b"\n".join(words)))  # one C-level pass over the distinct words
         found.update(self.words.intersection(words))
+        kept = not self.kept.isdisjoint(words)
         if not found:
-            return []
-        return list(_spans_of(frozenset(found)).finditer(data))
+            return [], kept
+        return list(_spans_of(frozenset(found)).finditer(data)), kept
 
 
 @functools.lru_cache(maxsize=256)
@@ -167,6 +175,8 @@ def build_tables(db: MappingDB) -> Tables:
         words=frozenset(word.encode() for word in words),
         prefixes=prefixes,
         prefixed=re.compile(rb"^(?:" + b"|".join(map(re.escape, prefixes)) + rb")\w*$", re.MULTILINE),
+        kept=frozenset(e.cuda.encode() for e in db.entries if e.kind.is_identifier and e.cuda.isidentifier()
+                       and e.cuda.lower().startswith(_CUDA_STYLE) and e.cuda not in words),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
         unknown=unknown,

@@ -17,7 +17,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .findings import Finding
 from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
@@ -77,17 +77,13 @@ class Translation:
     renamed: Counter[str] = field(default_factory=Counter)
     """How many names were translated, per library."""
     includes: tuple[Include, ...] = ()
-    line_directive: bytes = b""
-    """The ``#line`` directive added before the text, if any."""
+    cuda_free: bool = False
+    """Whether the file names nothing of CUDA's: no name the database knows or reports, no CUDA-looking
+    name, no ``#include`` of a CUDA header (it compiles the same for MUSA as for CUDA)."""
 
     @property
     def changed(self) -> bool:
         return self.text != self.original
-
-    @property
-    def translated(self) -> bool:
-        """Whether translating changed the code (a ``#line`` directive added alone does not count)."""
-        return self.text.replace(self.line_directive, b"", 1) != self.original if self.line_directive else self.changed
 
 
 def _never_local(includer: str, spelled: str, angled: bool) -> bool:
@@ -124,16 +120,18 @@ def translate_sources(
     with ``#line 1`` naming its file.
     """
     tables = tables or get_tables()
-    candidates = [find_candidates(tables, data, report_includes) for data, _ in files]
+    scans = [find_candidates(tables, data, report_includes) for data, _ in files]
+    candidates = [found for found, _ in scans]
     needs_lexing = [i for i, found in enumerate(candidates) if found or _has_spliced_word(files[i][0])]
     lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
     results = []
     for i, (data, path) in enumerate(files):
+        cuda_free = not scans[i][1] and not any(not _needs_nothing(tables, data, m, False) for m in candidates[i])
         if i in lexed:
             translator = _FileTranslator(tables, data, path, lexed[i], is_local, report_includes)
-            result = translator.run(candidates[i])
+            result = replace(translator.run(candidates[i]), cuda_free=cuda_free and not _has_spliced_word(data))
         else:
-            result = Translation(path, data, data)
+            result = Translation(path, data, data, cuda_free=cuda_free)
         results.append(_with_line_directive(result, path) if line_directives else result)
     return results
 
@@ -143,18 +141,19 @@ def _has_spliced_word(data: bytes) -> bool:
     return any(m.start() and data[m.start() - 1] in _WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
 
 
-def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> list[re.Match[bytes]]:
-    """The spans that may need translating or reporting; lexing decides which really do.
+def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> tuple[list[re.Match[bytes]], bool]:
+    """The spans that may need translating or reporting (lexing decides which really do), and whether
+    the file holds a CUDA name that translation keeps (:attr:`.tables.Tables.kept`).
 
     Without ``report_includes``, an ``#include`` of a header the database does not know needs nothing,
     so a file whose only candidates are such includes is not lexed at all.
     """
-    found = tables.candidates(data)
+    found, kept = tables.candidates(data)
     if b"arp" in data or b"ARP" in data:
         seen = {m.start() for m in found}
         found += [m for m in tables.warp_size.finditer(data) if m.start() not in seen]
         found.sort(key=lambda m: m.start())
-    return [m for m in found if not _needs_nothing(tables, data, m, report_includes)]
+    return [m for m in found if not _needs_nothing(tables, data, m, report_includes)], kept
 
 
 def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes], report_includes: bool) -> bool:
@@ -209,8 +208,7 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
         return result
     quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
     directive = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n'
-    return Translation(result.path, result.original, bom + directive + body, result.findings, result.renamed,
-                       result.includes, directive)  # fmt: skip
+    return replace(result, text=bom + directive + body)
 
 
 class _FileTranslator:

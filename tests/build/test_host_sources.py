@@ -155,6 +155,20 @@ def test_musa_command_has_the_sdk_include_and_no_prelude(
     assert "-include" not in compile_job.argv
 
 
+def test_a_file_using_a_cuda_name_that_stays_gets_the_musa_flags(tmp_path: Path, musa_env: dict[str, str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """pytorch_scatter's version.cpp returns CUDA_VERSION, which translation keeps: the file is CUDA code
+    and compiles with the mcc route's flags (CUDA_VERSION defined as reported); a file with no CUDA name
+    compiles unchanged."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "version.cpp").write_text("long cuda_version() { return CUDA_VERSION; }\n")
+    (tmp_path / "plain.cpp").write_text("#include <cmath>\ndouble f(double x) { return std::sqrt(x); }\n")
+    *_, versioned = plan_host_compile(["c++", "-c", "version.cpp"], Backend.MCC, musa_env)
+    assert "-DCUDA_VERSION=13000" in versioned.argv
+    *_, plain = plan_host_compile(["c++", "-c", "plain.cpp"], Backend.MCC, musa_env)
+    assert plain.argv == ("c++", "-c", "plain.cpp")
+
+
 # -- samples/stream_scale ------------------------------------------------------------------------
 
 
