@@ -68,7 +68,8 @@ def _status(path: str) -> Status:
 
 def _key(tool: str, argv: Sequence[str], environ: Mapping[str, str]) -> tuple[object, ...]:
     variables = tuple(sorted((k, v) for k, v in environ.items() if k not in _VOLATILE))
-    return (_FORMAT, tool, tuple(argv), os.getcwd(), sys.executable, variables)
+    interpreter = (sys.prefix, os.path.realpath(sys.executable))  # python and python3 are one interpreter
+    return (_FORMAT, tool, tuple(argv), os.getcwd(), interpreter, variables)
 
 
 def _memo_path(root: str, key: tuple[object, ...]) -> str:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_support import cli_env, run_cli
+from driver_support import TORCHADA_NVCC, cli_env, run_cli
 from torchada_build.compilers import memo
 
 pytestmark = pytest.mark.nvcc
@@ -88,7 +88,11 @@ def test_a_replay_imports_only_the_memo(project: Path, tmp_path: Path) -> None:
         "from torchada_build.compilers.cli import main\n"
         "main()\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe, *argv], env=env, cwd=project, capture_output=True, text=True)
+    # The console script's interpreter by its other name (python or python3): the same interpreter.
+    shebang = TORCHADA_NVCC.read_text().splitlines()[0][2:]
+    other = Path(sys.prefix) / "bin" / ("python" if shebang.endswith("python3") else "python3")
+    interpreter = str(other) if other.exists() else sys.executable
+    done = subprocess.run([interpreter, "-c", probe, *argv], env=env, cwd=project, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(
         ["_blake2", "torchada_build", "torchada_build.compilers", "torchada_build.compilers.cli",
