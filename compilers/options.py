@@ -3,8 +3,11 @@
 An option has a long name (``--output-file``) and usually a short one (``-o``); nvcc never mixes
 dashes (``-output-file`` and ``--o`` are unknown). How its value attaches is its :class:`Kind`
 (LLVM's option kinds, specialised to nvcc's grammar, ``nvcc_driver.md`` §1.2). What each backend does
-with it is a :class:`Treatment`: an :class:`Action` and the one-line reason. The rows, and the lookup
-by spelling, are in :mod:`.option_table`.
+with it is a :class:`Treatment`: an :class:`Action`, the one-line reason, the :class:`Stage` of the
+driver that acts on it and, for an option a compile renders word for word, its spelling for that
+backend. The rows, and the lookup by spelling, are in :mod:`.option_table`; everything else that
+knows about options (the toolchains' renderers, the loopback forwarding, ``docs/options.md``) is
+derived from them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ __all__ = [
     "Group",
     "Kind",
     "Option",
+    "Stage",
     "TO_NVCC",
+    "TO_NVCC_AND_DEVICE_LINK",
     "Treatment",
 ]
 
@@ -82,13 +87,54 @@ class Action(enum.Enum):
     """Refused with a one-line error: ignoring it would build something other than asked."""
 
 
+class Stage(enum.Flag):
+    """The parts of the driver that act on an option for one backend."""
+
+    DRIVER = enum.auto()
+    """The driver itself: the command line, phases, outputs, dependency files, architectures and the
+    choice of host compiler (``parse``, ``request``, ``plan``, ``archs``, ``cli``)."""
+    COMPILE = enum.auto()
+    """Every compile command: by the treatment's spelling, else by the toolchain's renderer for the
+    option (loopback: as written, to the real nvcc)."""
+    DEVICE = enum.auto()
+    """Device compiles only (``.cu``): device code generation."""
+    LINK = enum.auto()
+    """The host link or the archive (``TranslatingToolchain.link_argv``, ``archive_argv``)."""
+    DEVICE_LINK = enum.auto()
+    """The device link (loopback: as written, to ``nvcc -dlink``)."""
+
+    @property
+    def label(self) -> str:
+        """``compile, link``, as ``docs/options.md`` shows it."""
+        return ", ".join(s.name.lower().replace("_", " ") for s in Stage if s in self)  # type: ignore[union-attr]
+
+
+_NO_STAGE = Stage(0)
+
+
 @dataclass(frozen=True, slots=True)
 class Treatment:
     action: Action
     reason: str
+    stage: Stage = _NO_STAGE
+    """Who acts on the option; none for a dropped or unsupported one."""
+    spelling: tuple[str, ...] = ()
+    """The backend's words for one value, ``{}`` standing for it (``-O{}``); empty when the stage
+    renders it otherwise."""
+
+    def spell(self, values: tuple[str, ...] | list[str]) -> list[str]:
+        """The spelling once per value (once for a flag).
+
+        >>> Treatment(Action.PASS, "mcc -O", Stage.COMPILE, ("-O{}",)).spell(["3"])
+        ['-O3']
+        """
+        return [word.format(value) for value in (values or ("",)) for word in self.spelling]
 
 
-TO_NVCC = Treatment(Action.PASS, "real nvcc compiles the translated unit with it")
+TO_NVCC = Treatment(Action.PASS, "real nvcc compiles the translated unit with it", Stage.COMPILE)
+TO_NVCC_AND_DEVICE_LINK = Treatment(
+    Action.PASS, "real nvcc compiles the translated unit, and device-links, with it", Stage.COMPILE | Stage.DEVICE_LINK
+)
 
 
 @dataclass(frozen=True, slots=True)

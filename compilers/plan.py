@@ -24,26 +24,7 @@ from .request import DependencyMode, Input, Phase
 from .toolchains.base import BuildContext, CompileMode, CompileStep, TranslatingToolchain
 from .units import CachedUnit, UnitRequest, get_unit, project_pre_includes, translate_command
 
-__all__ = ["HANDLED_BY_PLAN", "clean_jobs", "plan_jobs", "unit_request"]
-
-HANDLED_BY_PLAN = frozenset(
-    {
-        # phases, outputs and dependency files (request.py, this module)
-        "--preprocess", "--generate-dependencies", "--generate-nonsystem-dependencies",
-        "--generate-dependencies-with-compile", "--generate-nonsystem-dependencies-with-compile",
-        "--dependency-output", "--dependency-target-name", "--generate-dependency-targets", "--compile",
-        "--device-c", "--device-w", "--device-link", "--link", "--lib", "--run", "--run-args", "--output-file",
-        "--output-directory", "--x", "--no-device-link", "--clean-targets",
-        # architectures and relocatable device code (archs.py, the toolchains)
-        "--gpu-architecture", "--gpu-code", "--generate-code", "--relocatable-device-code",
-        # the command line itself (parse.py, cli.py)
-        "--options-file", "--forward-unknown-to-host-compiler", "--forward-unknown-to-host-linker",
-        "--forward-unknown-opts", "--dryrun", "--verbose", "--help", "--version", "--list-gpu-arch",
-        "--list-gpu-code", "--torchada-backend", "--compiler-bindir", "--torchada-no-line-markers",
-    }
-)  # fmt: skip
-"""Options the planner, the request model or the CLI act on, rather than a toolchain's flag renderer."""
-
+__all__ = ["clean_jobs", "plan_jobs", "unit_request"]
 
 def _absolute(paths: list[str]) -> tuple[Path, ...]:
     return tuple(Path(os.path.normpath(Path(p).absolute())) for p in paths)

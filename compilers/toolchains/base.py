@@ -15,7 +15,7 @@ import functools
 import os
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from ..cmdline import shell_words
 from ..dbfacts import DbFacts, get_db_facts
 from ..errors import ToolNotFoundError, UnsupportedOptionError
 from ..options import Action, Option, Treatment
-from ..parse import ArgKind, ParsedArgs
+from ..parse import Arg, ArgKind, ParsedArgs
 from ..request import Input, Request
 from ..units import CachedUnit
 from . import Toolchain
@@ -33,7 +33,7 @@ __all__ = [
     "BuildContext",
     "CompileMode",
     "CompileStep",
-    "LINK_OPTIONS",
+    "Render",
     "TranslatingToolchain",
     "dependency_flags",
     "host_compiler_words",
@@ -41,15 +41,6 @@ __all__ = [
 ]
 
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
-
-LINK_OPTIONS = frozenset(
-    {
-        "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--profile",
-        "--cudart", "--cudadevrt", "--archive-options", "--archiver-binary", "--compiler-options",
-    }
-)  # fmt: skip
-"""Options the host link, the archive or the device link renders (:meth:`TranslatingToolchain.link_argv` …)."""
-
 
 class CompileMode(enum.Enum):
     COMPILE = "compile"
@@ -87,6 +78,10 @@ class CompileStep:
     """A temporary dependency file for the compiler to write (the driver rewrites it)."""
     dependency_target: str | None = None
     system_dependencies: bool = True
+
+
+Render = Callable[[BuildContext, CachedUnit, Arg], list[str]]
+"""How a toolchain renders one option on a compile command that its row does not spell."""
 
 
 def dependency_flags(step: CompileStep) -> list[str]:

@@ -27,7 +27,7 @@ from ..backends import Backend
 from ..dbfacts import DbFacts, translator_fingerprint
 from ..errors import ToolNotFoundError
 from ..installations import find_cuda
-from ..options import Group, Option, Treatment
+from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
 from ..request import DEVICE_ONLY_OPTIONS, Language
 from ..units import CachedUnit
@@ -35,32 +35,13 @@ from .base import (
     BuildContext,
     CompileMode,
     CompileStep,
+    Render,
     TranslatingToolchain,
     dependency_flags,
     translate_macro,
 )
 
-__all__ = ["OWNED", "LoopbackToolchain", "wheel_include_dirs", "wheel_libraries"]
-
-OWNED = frozenset(
-    {
-        "--options-file", "--torchada-backend", "--dryrun", "--verbose", "--output-file", "--output-directory",
-        "--x", "--compile", "--device-c", "--device-w", "--device-link", "--link", "--lib", "--run", "--run-args",
-        "--preprocess", "--generate-dependencies", "--generate-nonsystem-dependencies",
-        "--generate-dependencies-with-compile", "--generate-nonsystem-dependencies-with-compile",
-        "--dependency-output", "--dependency-target-name", "--generate-dependency-targets",
-        "--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir", "--clean-targets",
-        "--library", "--library-path", "--linker-options", "--shared", "--relocatable-link", "--cudart",
-        "--cudadevrt", "--archive-options", "--archiver-binary", "--no-device-link",
-        "--help", "--version", "--list-gpu-arch", "--list-gpu-code", "--torchada-no-line-markers",
-    }
-)  # fmt: skip
-"""Options the driver renders itself (or gives to the link, archive or device-link job) rather
-than to nvcc's compile."""
-
-_DEVICE_LINK_GROUPS = (Group.CODEGEN,)
-_DEVICE_LINK_OPTIONS = frozenset({"--compiler-options", "--compiler-bindir", "--nvlink-options", "--machine", "--m64"})
-
+__all__ = ["RENDERERS", "LoopbackToolchain", "wheel_include_dirs", "wheel_libraries"]
 
 @functools.cache
 @dataclass(frozen=True)
@@ -112,21 +93,31 @@ def _escape(value: str) -> str:
     return value.replace(",", "\\,")
 
 
-def _rendered(arg: Arg, ctx: BuildContext, unit: CachedUnit) -> list[str]:
-    canonical = arg.canonical
-    if canonical in ("--define-macro", "--undefine-macro"):
+def _macros(flag: str) -> Render:
+    def render(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
         translated = [translate_macro(v, ctx.facts) for v in arg.values]
-        if translated == list(arg.values):
-            return list(arg.spelling)
-        flag = "-D" if canonical == "--define-macro" else "-U"
-        return [f"{flag}{_escape(v)}" for v in translated]
-    if canonical == "--include-path":
-        return [f"-I{_escape(d)}" for value in arg.values for d in unit.search_dirs(value)]
-    if canonical == "--system-include":
-        return [w for value in arg.values for d in unit.search_dirs(value) for w in ("-isystem", _escape(d))]
-    if canonical == "--pre-include":
-        return [w for value in arg.values for w in ("-include", _escape(unit.pre_include(value)))]
-    return list(arg.spelling)
+        return list(arg.spelling) if translated == list(arg.values) else [f"{flag}{_escape(v)}" for v in translated]
+
+    return render
+
+
+def _system_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
+    return [w for value in arg.values for d in unit.search_dirs(value) for w in ("-isystem", _escape(d))]
+
+
+def _pre_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
+    return [w for value in arg.values for w in ("-include", _escape(unit.pre_include(value)))]
+
+
+RENDERERS: dict[str, Render] = {
+    "--define-macro": _macros("-D"),
+    "--undefine-macro": _macros("-U"),
+    "--include-path": lambda ctx, unit, arg: [f"-I{_escape(d)}" for v in arg.values for d in unit.search_dirs(v)],
+    "--system-include": _system_include,
+    "--pre-include": _pre_include,
+}
+"""The compile-stage options nvcc is not given as written: macro names the database renames, and
+paths that point into the translated tree."""
 
 
 class LoopbackToolchain(TranslatingToolchain):
@@ -224,8 +215,9 @@ class LoopbackToolchain(TranslatingToolchain):
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 argv += arg.spelling
-            elif arg.kind is ArgKind.OPTION and arg.canonical not in OWNED:
-                argv += _rendered(arg, ctx, step.unit)
+            elif arg.option is not None and Stage.COMPILE in arg.option.loopback.stage:
+                render = RENDERERS.get(arg.option.canonical)
+                argv += render(ctx, step.unit, arg) if render else arg.spelling
         # Headers that were not translated still resolve next to the original, after every translated copy.
         for directory in step.unit.original_dirs:
             argv.append("-Xcompiler=" + _escape(shlex.join(["-idirafter", directory])))  # ccache needs the = form
@@ -237,9 +229,7 @@ class LoopbackToolchain(TranslatingToolchain):
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
         argv = [self._nvcc()]
         for arg in ctx.parsed.args:
-            if arg.option is not None and (
-                arg.option.group in _DEVICE_LINK_GROUPS or arg.canonical in _DEVICE_LINK_OPTIONS
-            ):
+            if arg.option is not None and Stage.DEVICE_LINK in arg.option.loopback.stage:
                 argv += arg.spelling
         argv += ["-dlink", *objects, "-o", output]
         argv += [f"-L{_escape(d)}" for d in ctx.parsed.values("--library-path")]

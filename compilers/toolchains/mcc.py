@@ -13,7 +13,7 @@ host compiler with the MUSA include directory; the host compiler also links, add
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..archs import GpuTargets
@@ -23,7 +23,7 @@ from ..dbfacts import DbFacts
 from ..errors import ToolNotFoundError, UsageError
 from ..identity import CUDA_VERSION_MACRO, GENERATED, VERSION_MACROS
 from ..installations import find_musa
-from ..options import Option, Treatment
+from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
 from ..request import Language
 from ..units import CachedUnit
@@ -31,12 +31,13 @@ from .base import (
     BuildContext,
     CompileMode,
     CompileStep,
+    Render,
     TranslatingToolchain,
     dependency_flags,
     translate_macro,
 )
 
-__all__ = ["COMPILE_FLAGS", "DEVICE_FLAGS", "DEFAULT_CUDA_ARCH", "MccToolchain"]
+__all__ = ["DEFAULT_CUDA_ARCH", "RENDERERS", "MccToolchain"]
 
 DEFAULT_CUDA_ARCH = 80
 """What ``-v`` reports, and builds target, when neither the command line, ``TORCHADA_MUSA_ARCH`` nor a
@@ -48,9 +49,6 @@ _WERROR = {
     "deprecated-declarations": "-Werror=deprecated-declarations",
 }
 
-Render = Callable[[BuildContext, CachedUnit, Arg], list[str]]
-
-
 def _include(flag: str) -> Render:
     return lambda ctx, unit, arg: [w for v in arg.values for d in unit.search_dirs(v) for w in (flag, d)]
 
@@ -59,50 +57,26 @@ def _pre_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
     return [w for value in arg.values for w in ("-include", unit.pre_include(value))]
 
 
-def _constant(*words: str) -> Render:
-    return lambda ctx, unit, arg: list(words)
-
-
-def _valued(template: str) -> Render:
-    return lambda ctx, unit, arg: [template.format(v) for v in arg.values]
-
-
 def _default_stream(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
     if arg.values[-1] != "per-thread":
         return []
     return [f"-D{ctx.facts.macro('CUDA_API_PER_THREAD_DEFAULT_STREAM')}=1"]
 
 
-COMPILE_FLAGS: dict[str, Render] = {
+RENDERERS: dict[str, Render] = {
     "--compiler-options": lambda ctx, unit, arg: [w for v in arg.values for w in shell_words(v)],
     "--define-macro": lambda ctx, unit, arg: [f"-D{translate_macro(v, ctx.facts)}" for v in arg.values],
     "--undefine-macro": lambda ctx, unit, arg: [f"-U{translate_macro(v, ctx.facts)}" for v in arg.values],
     "--include-path": _include("-I"),
     "--system-include": _include("-isystem"),
     "--pre-include": _pre_include,
-    "--optimize": _valued("-O{}"),
-    "--debug": _constant("-g"),
-    "--device-debug": _constant("-g"),
-    "--profile": _constant("-pg"),
-    "--no-exceptions": _constant("-fno-exceptions"),
-    "--std": _valued("-std={}"),
-    "--disable-warnings": _constant("-w"),
-    "--Wreorder": _constant("-Wreorder"),
-    "--Wno-deprecated-declarations": _constant("-Wno-deprecated-declarations"),
     "--Werror": lambda ctx, unit, arg: [_WERROR[v] for v in arg.values if v in _WERROR],
-    "--ftemplate-depth": _valued("-ftemplate-depth={}"),
-    "--ftemplate-backtrace-limit": _valued("-ftemplate-backtrace-limit={}"),
-    "--frandom-seed": _valued("-frandom-seed={}"),
     "--default-stream": _default_stream,
-}
-"""How each option that reaches a compile is spelled for mcc (and for the host compiler)."""
-
-DEVICE_FLAGS: dict[str, Render] = {
-    "--use_fast_math": _constant("-ffast-math", "-fmusa-flush-denormals-to-zero"),
     "--ftz": lambda ctx, unit, arg: ["-fmusa-flush-denormals-to-zero"] if arg.values[-1] == "true" else [],
     "--fmad": lambda ctx, unit, arg: ["-ffp-contract=fast" if arg.values[-1] == "true" else "-ffp-contract=off"],
 }
-"""Options that change device code generation only: not given to host-only compiles."""
+"""How mcc spells a compile-stage option whose row has no spelling: its words depend on the value,
+the unit or the mapping database. Every other compile-stage option is spelled by its row."""
 
 
 def _check_listed(targets: GpuTargets, facts: DbFacts) -> None:
@@ -233,13 +207,16 @@ class MccToolchain(TranslatingToolchain):
         return ctx.facts.tier_sm(self.musa_arches(ctx)[0]) or DEFAULT_CUDA_ARCH
 
     def _flags(self, ctx: BuildContext, unit: CachedUnit, *, device: bool) -> list[str]:
+        """The compile-stage options (and device-stage ones for a device compile) as the table spells
+        them, or as :data:`RENDERERS` renders them."""
+        stages = Stage.COMPILE | Stage.DEVICE if device else Stage.COMPILE
         flags: list[str] = []
-        renderers = {**COMPILE_FLAGS, **DEVICE_FLAGS} if device else COMPILE_FLAGS
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 flags += arg.spelling
-            elif arg.canonical in renderers:
-                flags += renderers[arg.canonical](ctx, unit, arg)
+            elif arg.option is not None and arg.option.mcc.stage & stages:
+                treatment = arg.option.mcc
+                flags += treatment.spell(arg.values) if treatment.spelling else RENDERERS[arg.option.canonical](ctx, unit, arg)
         # Headers that were not translated still resolve next to the original, after every translated copy.
         return flags + [w for directory in unit.original_dirs for w in ("-idirafter", directory)]
 

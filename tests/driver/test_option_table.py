@@ -1,6 +1,7 @@
 """The option table against nvcc's own list (``data/nvcc_options.tsv``, from ``nvcc --help`` 13.0 and
-probes), and against the code that acts on it: every option the mcc backend passes or translates is
-rendered somewhere, no dropped option is, and ``docs/options.md`` is what the table generates."""
+probes), and against the code that acts on it: every option a backend passes or translates names the
+stage that acts on it, a compile-stage one is spelled by its row or rendered by its toolchain (not
+both), and a dropped or unsupported one is acted on by nothing."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from pathlib import Path
 import pytest
 from torchada_build.compilers import docs
 from torchada_build.compilers.option_table import all_options, find_option
-from torchada_build.compilers.options import Action, Kind
-from torchada_build.compilers.plan import HANDLED_BY_PLAN
-from torchada_build.compilers.toolchains.base import LINK_OPTIONS
-from torchada_build.compilers.toolchains.mcc import COMPILE_FLAGS, DEVICE_FLAGS
+from torchada_build.compilers.options import Action, Kind, Stage
+from torchada_build.compilers.toolchains import loopback, mcc
 
 TSV = Path(__file__).parent / "data" / "nvcc_options.tsv"
 with TSV.open(newline="") as _f:
@@ -66,15 +65,32 @@ def test_every_treatment_has_a_reason() -> None:
             assert find_option(option.alias_of) is not None
 
 
-def test_what_mcc_passes_or_translates_is_rendered_and_what_it_drops_is_not() -> None:
-    rendered = set(COMPILE_FLAGS) | set(DEVICE_FLAGS)
-    handled = rendered | HANDLED_BY_PLAN | LINK_OPTIONS
+def test_what_a_backend_acts_on_names_its_stage_and_what_it_drops_names_none() -> None:
     for option in all_options():
-        action = option.mcc.action
-        if action in (Action.PASS, Action.TRANSLATE):
-            assert option.canonical in handled, f"{option.long} is {action.value} for mcc but nothing renders it"
-        else:
-            assert option.canonical not in rendered, f"{option.long} is {action.value} for mcc but is rendered"
+        for backend in ("mcc", "loopback"):
+            treatment = getattr(option, backend)
+            if treatment.action in (Action.PASS, Action.TRANSLATE):
+                assert treatment.stage, f"{option.long}: {backend} {treatment.action.value}es it, but no stage acts on it"
+            else:
+                assert not treatment.stage and not treatment.spelling, f"{option.long}: {backend} acts on what it drops"
+            if treatment.spelling:
+                assert treatment.stage & (Stage.COMPILE | Stage.DEVICE), f"{option.long}: a spelling no compile uses"
+
+
+@pytest.mark.parametrize("backend", [mcc, loopback], ids=["mcc", "loopback"])
+def test_a_renderer_is_for_a_compile_stage_option_its_row_does_not_spell(backend) -> None:
+    name = backend.__name__.rsplit(".", 1)[1]
+    for long in backend.RENDERERS:
+        option = find_option(long)
+        assert option is not None and option.canonical == long
+        treatment = getattr(option, name)
+        assert treatment.stage & (Stage.COMPILE | Stage.DEVICE) and not treatment.spelling, long
+
+
+def test_every_compile_stage_option_of_mcc_is_spelled_or_rendered() -> None:
+    for option in all_options():
+        if option.mcc.stage & (Stage.COMPILE | Stage.DEVICE):
+            assert option.mcc.spelling or option.canonical in mcc.RENDERERS, f"{option.long}: nothing spells it for mcc"
 
 
 def test_help_lists_every_option() -> None:
