@@ -1,7 +1,9 @@
 """Golden ``--dryrun`` output of the mcc backend, on the fake MUSA tree (no mcc needed), for the
 command lines build systems really send: torch's cpp_extension, CMake, a Makefile, device links,
-archives. ``golden/<case>.txt`` holds the expected lines with machine-specific paths replaced by
-``$CACHE``, ``$SRC``, ``$MUSA_HOME``…; ``TORCHADA_UPDATE_GOLDEN=1`` rewrites them (review the diff).
+archives. Each case's command line sits beside the lines it must print, FileCheck style, with
+machine-specific paths written ``$CACHE``, ``$SRC``, ``$MUSA_HOME``…: ``CHECK:`` a later line is this
+one, ``CHECK-NEXT:`` the next line is, and the last checked line is the last line printed. They are
+written and reviewed by hand; nothing rewrites them.
 
 The conventions checked beyond the golden text are torch_musa's (``musa_toolchain.md`` §1.4): ``-x
 musa`` for CUDA sources, ``--offload-arch=mp_XX``, ``-U__CUDA__``, ``-fPIC`` and ``-std=c++17`` as
@@ -10,7 +12,6 @@ given, the host compiler linking with ``-lmusart``.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import sys
@@ -19,19 +20,23 @@ from pathlib import Path
 import pytest
 from driver_support import FAKE_MUSA, REPO
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("TORCHADA_UPDATE_GOLDEN") == "1"
 TORCH_FLAGS = [
     "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__", "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
     "-D__CUDA_NO_HALF2_OPERATORS__", "--expt-relaxed-constexpr", "--compiler-options", "'-fPIC'",
     "-gencode=arch=compute_80,code=sm_80", "-std=c++17",
 ]  # fmt: skip
-CASES: dict[str, tuple[list[str], dict[str, str]]] = {
+CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
     "torch_ninja_compile": (
         ["--generate-dependencies-with-compile", "--dependency-output", "saxpy.o.d", "-I$SRC/include",
          "-DTORCH_EXTENSION_NAME=ext", "-DTORCH_API_INCLUDE_EXTENSION_H", "-c", "-c", "saxpy.cu", "-o", "saxpy.o",
          *TORCH_FLAGS],
         {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu -I $SRC/include",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -I $SRC/include -DTORCH_EXTENSION_NAME=ext -DTORCH_API_INCLUDE_EXTENSION_H -D__MUSA_NO_HALF_OPERATORS__ -D__MUSA_NO_HALF_CONVERSIONS__ -D__MUSA_NO_BFLOAT16_CONVERSIONS__ -D__MUSA_NO_HALF2_OPERATORS__ -fPIC -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
+            "CHECK-NEXT: #$ -- Filter Dependencies -- > saxpy.o.d",
+        ],
     ),
     "cmake_compile_rdc": (
         ["-forward-unknown-to-host-compiler", "-Dkern_EXPORTS",
@@ -40,24 +45,95 @@ CASES: dict[str, tuple[list[str], dict[str, str]]] = {
          "CMakeFiles/kern.dir/saxpy.cu.o.d", "-x", "cu", "-rdc=true", "-c", "$SRC/saxpy.cu", "-o",
          "CMakeFiles/kern.dir/saxpy.cu.o"],
         {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -fgpu-rdc -Dkern_EXPORTS -fPIC -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT CMakeFiles/kern.dir/saxpy.cu.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o CMakeFiles/kern.dir/saxpy.cu.o",
+            "CHECK-NEXT: #$ -- Filter Dependencies -- > CMakeFiles/kern.dir/saxpy.cu.o.d",
+        ],
     ),
     "cmake_device_link": (
         ["-forward-unknown-to-host-compiler", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
          "-Xcompiler=-fPIC", "-Wno-deprecated-gpu-targets", "-shared", "-dlink", "saxpy.o", "-o",
          "cmake_device_link.o", "-lcudadevrt", "-lcudart_static"],
         {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o cmake_device_link.o --offload-arch=mp_22 -fPIC -L$MUSA_HOME/lib -lmusart",
+        ],
     ),
-    "makefile_compile_and_link": (["-O2", "-arch=sm_80", "saxpy.cu", "-o", "saxpy"], {}),
+    "makefile_compile_and_link": (["-O2", "-arch=sm_80", "saxpy.cu", "-o", "saxpy"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O2 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ $CXX -Wl,--start-group $TMP/0_saxpy.o -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o saxpy",
+        ],
+    ),
     "rdc_link_shared": (["-rdc=true", "-shared", "-Xcompiler", "-fPIC", "saxpy.o", "-o", "libk.so", "-lcublas",
-                         "-Xlinker", "-rpath=/opt/x", "-L/opt/x"], {}),  # fmt: skip
-    "archive": (["-lib", "saxpy.cu", "other.o", "-o", "libk.a", "-arch=sm_90"], {}),
-    "host_cpp": (["-c", "host.cpp", "-o", "host.o", "-DFOO=1", "-O3", "-std=c++17", "--use_fast_math"], {}),
-    "dependencies_only": (["-M", "-MP", "-MT", "saxpy.o", "saxpy.cu", "-o", "saxpy.d"], {}),
-    "preprocess": (["-E", "saxpy.cu", "-DX"], {}),
+                         "-Xlinker", "-rpath=/opt/x", "-L/opt/x"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o $TMP/libk.so_dlink.o --offload-arch=mp_22 -fPIC -L/opt/x -L$MUSA_HOME/lib -lmublas",
+            "CHECK-NEXT: #$ $CXX -fPIC -Wl,--start-group $TMP/libk.so_dlink.o saxpy.o -shared -Xlinker -rpath=/opt/x -L/opt/x -lmublas -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o libk.so",
+        ],
+    ),  # fmt: skip
+    "archive": (["-lib", "saxpy.cu", "other.o", "-o", "libk.a", "-arch=sm_90"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_90 --offload-arch=mp_31",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ ar cr libk.a $TMP/0_saxpy.o other.o",
+        ],
+    ),
+    "host_cpp": (["-c", "host.cpp", "-o", "host.o", "-DFOO=1", "-O3", "-std=c++17", "--use_fast_math"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/host.cpp",
+            "CHECK-NEXT: #$ $CXX -x c++ -DCUDA_VERSION=13000 -DFOO=1 -O3 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/host.cpp -o host.o",
+        ],
+    ),
+    "dependencies_only": (["-M", "-MP", "-MT", "saxpy.o", "saxpy.cu", "-o", "saxpy.d"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -M -MF $TMP/0_saxpy.d -MT saxpy.o $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
+            "CHECK-NEXT: #$ -- Filter Dependencies -- > saxpy.d",
+        ],
+    ),
+    "preprocess": (["-E", "saxpy.cu", "-DX"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -DX -idirafter $SRC -I$MUSA_HOME/include -E --cuda-device-only $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
+        ],
+    ),
     "sccache_preprocess": (["-x", "cu", "-E", "-P", "-MD", "-MF", "saxpy.d", "-MT", "saxpy.o", "-arch=sm_80",
-                            "saxpy.cu"], {}),  # sccache takes torchada-nvcc for a gcc (docs/build.md)
-    "arch_override": (["-arch=all", "-c", "saxpy.cu"], {"TORCHADA_MUSA_ARCH": "mp_21;31"}),
-    "verbose_no_arch": (["-c", "saxpy.cu", "-O0", "-g", "-G", "-lineinfo"], {}),
+                            "saxpy.cu"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -M -MF $TMP/0_saxpy.d -MT saxpy.o $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
+            "CHECK-NEXT: #$ -- Filter Dependencies -- > saxpy.d",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -E --cuda-device-only -P $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
+        ],
+    ),  # sccache takes torchada-nvcc for a gcc (docs/build.md)
+    "arch_override": (["-arch=all", "-c", "saxpy.cu"], {"TORCHADA_MUSA_ARCH": "mp_21;31"},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_75 --offload-arch=mp_21 --offload-arch=mp_31",
+            "CHECK-NEXT: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_21 --offload-arch=mp_31",
+            "CHECK-NEXT: #$ _GPU_ARCH_=-arch compute_90 --offload-arch=mp_21 --offload-arch=mp_31",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_21 --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
+        ],
+    ),
+    "verbose_no_arch": (["-c", "saxpy.cu", "-O0", "-g", "-G", "-lineinfo"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O0 -g -g -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
+        ],
+    ),
 }  # fmt: skip
 
 
@@ -88,23 +164,37 @@ def normalize(text: str, cache_dir: Path, sources: Path) -> str:
     return text
 
 
+def check_lines(lines: list[str], checks: list[str]) -> None:
+    """``CHECK:``/``CHECK-NEXT:`` against ``lines``; the last check must match the last line."""
+    position = -1
+    for check in checks:
+        directive, _, expected = check.partition(": ")
+        if directive == "CHECK-NEXT":
+            assert lines[position + 1 : position + 2] == [expected], f"{check!r} is not the line after line {position}"
+            position += 1
+        else:
+            assert directive == "CHECK", check
+            assert expected in lines[position + 1 :], f"{check!r} not found after line {position}:\n" + "\n".join(lines)
+            position = lines.index(expected, position + 1)
+    assert position == len(lines) - 1, "lines after the last check:\n" + "\n".join(lines[position + 1 :])
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_golden(case: str, driver, driver_env, sources: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    argv, env = CASES[case]
+def test_dryrun(case: str, driver, driver_env, sources: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv, env, checks = CASES[case]
     driver_env("mcc", **env)
     monkeypatch.chdir(sources)
     result = driver(["--dryrun", *(a.replace("$SRC", str(sources)) for a in argv)])
     assert result.returncode == 0, result.stderr
-    text = normalize(result.stderr, cache_dir, sources)
-    expected = GOLDEN / f"{case}.txt"
-    if UPDATE:
-        expected.parent.mkdir(exist_ok=True)
-        expected.write_text(text)
-    assert text == expected.read_text()
+    check_lines(normalize(result.stderr, cache_dir, sources).splitlines(), checks)
 
 
-def test_every_golden_file_has_a_case() -> None:
-    assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == sorted(CASES)
+def test_the_checks_are_read_as_documented() -> None:
+    lines = ["#$ a", "#$ b", "#$ c"]
+    check_lines(lines, ["CHECK: #$ b", "CHECK-NEXT: #$ c"])
+    for wrong in (["CHECK: #$ a", "CHECK-NEXT: #$ c"], ["CHECK: #$ b"], ["CHECK: #$ c", "CHECK: #$ b"]):
+        with pytest.raises(AssertionError):
+            check_lines(lines, wrong)
 
 
 def test_torch_musa_conventions(driver, sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:

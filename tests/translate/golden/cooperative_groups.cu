@@ -17,6 +17,8 @@ __global__ void tile_sum(const int* input, int* output, int n) {
 }
 
 __global__ void two_phase(int* data, int n) {
+// FINDING: 3: warning TA1002 'cooperative_groups::grid_group'
+// FINDING: 41: warning TA1002 'cooperative_groups::this_grid'
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   for (int i = grid.thread_rank(); i < n; i += grid.size()) {
     data[i] *= 2;

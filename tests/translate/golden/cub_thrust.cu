@@ -20,7 +20,9 @@ __global__ void block_sum(const float* input, float* output) {
 
 template __global__ void block_sum<256>(const float*, float*);
 
+// CHECK: musaError_t sort_keys(const unsigned* keys_in, unsigned* keys_out, int n, void* temp, size_t* temp_bytes,
 cudaError_t sort_keys(const unsigned* keys_in, unsigned* keys_out, int n, void* temp, size_t* temp_bytes,
+// CHECK:                       musaStream_t stream) {
                       cudaStream_t stream) {
   return cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, keys_in, keys_out, n, 0, 32, stream);
 }

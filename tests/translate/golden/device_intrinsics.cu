@@ -1,9 +1,11 @@
 // Device functions and intrinsics: a block reduction with warp shuffles, read-only loads, atomics, bit tricks
 // and fast math, the building blocks of most custom kernels.
+// CHECK: #include <musa_runtime.h>
 #include <cuda_runtime.h>
 
 __device__ float warp_sum(float value) {
   for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+// FINDING: 31: warning TA1201 '__shfl_down_sync'
     value += __shfl_down_sync(0xffffffff, value, offset);
   }
   return value;

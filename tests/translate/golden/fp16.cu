@@ -1,7 +1,10 @@
 // Reduced-precision number types: cuda_fp16.h, cuda_bf16.h and cuda_fp8.h types and intrinsics
 // as activation, normalisation and quantisation kernels use them.
+// CHECK: #include <musa_bf16.h>
 #include <cuda_bf16.h>
+// CHECK: #include <musa_fp16.h>
 #include <cuda_fp16.h>
+// CHECK: #include <musa_fp8.h>
 #include <cuda_fp8.h>
 
 __global__ void gelu_half2(half2* out, const half2* in, int n2) {
@@ -15,6 +18,7 @@ __global__ void gelu_half2(half2* out, const half2* in, int n2) {
   }
 }
 
+// CHECK: __global__ void rms_norm_bf16(__mt_bfloat16* out, const mt_bfloat16* in, const __mt_bfloat16* weight, int n) {
 __global__ void rms_norm_bf16(__nv_bfloat16* out, const nv_bfloat16* in, const __nv_bfloat16* weight, int n) {
   float sum = 0.0f;
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
@@ -25,6 +29,7 @@ __global__ void rms_norm_bf16(__nv_bfloat16* out, const nv_bfloat16* in, const _
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     out[i] = __float2bfloat16(__bfloat162float(in[i]) * inv_rms) * weight[i];
   }
+// CHECK:   __mt_bfloat162 pair = __floats2bfloat162_rn(sum, inv_rms);
   __nv_bfloat162 pair = __floats2bfloat162_rn(sum, inv_rms);
   out[0] = __hadd(__low2bfloat16(pair), __high2bfloat16(pair));
 }
@@ -42,14 +47,17 @@ __global__ void half_math(__half* x, float* acc, int n) {
   }
 }
 
+// CHECK: __global__ void quantize_fp8(__mt_fp8x2_storage_t* out, const float2* in, float scale, int n2) {
 __global__ void quantize_fp8(__nv_fp8x2_storage_t* out, const float2* in, float scale, int n2) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n2) {
     float2 v = make_float2(in[i].x * scale, in[i].y * scale);
+// CHECK:     out[i] = __musa_cvt_float2_to_fp8x2(v, __MT_SATFINITE, __MT_E4M3);
     out[i] = __nv_cvt_float2_to_fp8x2(v, __NV_SATFINITE, __NV_E4M3);
   }
 }
 
+// CHECK: __global__ void dequantize_fp8(float* out, const __mt_fp8_e4m3* in, const __mt_fp8x2_e5m2* pairs, int n) {
 __global__ void dequantize_fp8(float* out, const __nv_fp8_e4m3* in, const __nv_fp8x2_e5m2* pairs, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {

@@ -2,6 +2,7 @@
 // tokens may change; user identifiers, build-system macros, strings and comments stay.
 #include <cub/cub.cuh> // needs cudaStream_t
 #include "decode_jpegs_cuda.h"
+// CHECK: #include <musa_runtime.h>
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -34,6 +35,7 @@ void register_ops() {
 }
 
 int check(void** p, size_t n) {
+// CHECK:   if (musaMalloc(p, n) != musaSuccess) {
   if (cudaMalloc(p, n) != cudaSuccess) {
     std::fprintf(stderr, "cudaMalloc failed; cublas path requires cublas >= 11\n");
     return 1;
@@ -42,11 +44,18 @@ int check(void** p, size_t n) {
 }
 
 void streams() {
+// CHECK: /* setup */ musaStream_t s0 = nullptr;
 /* setup */ cudaStream_t s0 = nullptr;
+// CHECK:   musaStreamCreate(&s0); // cudaStreamCreate in a comment stays
   cudaStreamCreate(&s0); // cudaStreamCreate in a comment stays
   decode_on(s0);
+// CHECK:   musaStreamDestroy(s0);
   cudaStreamDestroy(s0);
+// FINDING: 8: warning TA1002 'CUDART_VERSION'
+// CHECK: #ifdef MUSART_VERSION
 #ifdef CUDART_VERSION
+// FINDING: 31: warning TA1002 'CUDART_VERSION'
+// CHECK:   std::printf("runtime %d\n", MUSART_VERSION);
   std::printf("runtime %d\n", CUDART_VERSION);
 #endif
 }
