@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 
+from hipify_like import diagnostics
 from hipify_like.files import make_private_dir, remove_stale
 
 from .errors import CacheError
@@ -39,18 +40,15 @@ def open_cache_dir(environ: Mapping[str, str]) -> Path:
         make_private_dir(path)
         status = path.stat()
     except OSError as error:
-        msg = f"cannot use the cache directory '{path}': {error.strerror or error}; set TORCHADA_CACHE_DIR to another"
-        raise CacheError(msg) from None
+        raise CacheError(diagnostics.CACHE_UNUSABLE.text(path=path, error=error.strerror or error)) from None
     if not stat.S_ISDIR(status.st_mode):
-        msg = f"the cache directory '{path}' is not a directory; set TORCHADA_CACHE_DIR to a directory"
+        msg = diagnostics.CACHE_NOT_A_DIRECTORY.text(path=path)
     elif status.st_uid != os.geteuid():
-        msg = (f"the cache directory '{path}' belongs to another user (uid {status.st_uid}); "
-               "set TORCHADA_CACHE_DIR to your own")  # fmt: skip
+        msg = diagnostics.CACHE_OF_ANOTHER_USER.text(path=path, uid=status.st_uid)
     elif status.st_mode & 0o022:
-        msg = (f"the cache directory '{path}' is writable by other users (mode {stat.S_IMODE(status.st_mode):o}); "
-               "chmod go-w it, or set TORCHADA_CACHE_DIR to your own")  # fmt: skip
+        msg = diagnostics.CACHE_SHARED.text(path=path, mode=stat.S_IMODE(status.st_mode))
     elif not os.access(path, os.W_OK | os.X_OK):
-        msg = f"the cache directory '{path}' is not writable; set TORCHADA_CACHE_DIR to a writable directory"
+        msg = diagnostics.CACHE_READ_ONLY.text(path=path)
     else:
         return path
     raise CacheError(msg)

@@ -26,12 +26,14 @@ def launcher_words(environ: Mapping[str, str]) -> tuple[str, ...]:
     try:
         words = shlex.split(environ.get("TORCHADA_COMPILER_LAUNCHER", ""))
     except ValueError as error:  # an unbalanced quote
-        msg = f"cannot read TORCHADA_COMPILER_LAUNCHER ({error}): {environ['TORCHADA_COMPILER_LAUNCHER']}"
-        raise UsageError(msg) from None
+        from hipify_like.diagnostics import BAD_LAUNCHER
+
+        raise UsageError(BAD_LAUNCHER.text(error=error, value=environ["TORCHADA_COMPILER_LAUNCHER"])) from None
     if not words:
         return ()
     program = shutil.which(words[0], path=environ.get("PATH"))
     if program is None:
-        msg = f"cannot find the compiler launcher '{words[0]}' named by TORCHADA_COMPILER_LAUNCHER"
-        raise ToolNotFoundError(msg)
+        from hipify_like.diagnostics import NO_LAUNCHER
+
+        raise ToolNotFoundError(NO_LAUNCHER.text(program=words[0]))
     return (program, *words[1:])

@@ -117,8 +117,9 @@ def toolkit_root(backend: str | None = None, environ: Mapping[str, str] | None =
     if chosen is Backend.NVCC:
         cuda = find_cuda(environ)
         if cuda is None:
-            msg = "the nvcc backend needs NVIDIA's nvcc; none was found (set CUDA_HOME)"
-            raise ToolNotFoundError(msg)
+            from hipify_like.diagnostics import NO_NVCC
+
+            raise ToolNotFoundError(NO_NVCC.text(backend="nvcc"))
         return cuda.home
     cache_dir = open_cache_dir(environ)
     return ensure_toolkit(make_translating_toolchain(chosen, environ), get_db_facts(cache_dir), cache_dir)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import ConfigError, Suppressions, load_config_suppress
+from .diagnostics import OUTPUT_IS_SOURCE
 from .errors import TorchadaError, WriteError
 from .files import write_atomically
 from .findings import Finding
@@ -238,7 +239,7 @@ def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation]
     source_dir = Path(main.path).parent
     output_dir = args.output.absolute().parent
     if args.output.resolve() == Path(main.path).resolve():
-        raise UsageError(f"-o '{args.output}' is the source itself; use --inplace to rewrite it (with a backup)")
+        raise UsageError(OUTPUT_IS_SOURCE.text(output=args.output))
     planned = [(args.output, main)]  # (where, as the user will see it; what)
     for header in headers:
         original = Path(header.path)

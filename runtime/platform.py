@@ -51,8 +51,9 @@ def _forced() -> Platform | None:
         return Platform(forced)
     except ValueError:
         choices = ", ".join(repr(p.value) for p in Platform)
-        msg = f"TORCHADA_PLATFORM={forced!r} is not a platform; use one of {choices}"
-        raise PlatformError(msg) from None
+        from hipify_like.diagnostics import BAD_PLATFORM
+
+        raise PlatformError(BAD_PLATFORM.text(value=forced, choices=choices)) from None
 
 
 @functools.cache

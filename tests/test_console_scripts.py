@@ -92,7 +92,7 @@ def test_a_missing_build_script_is_one_line(tmp_path: Path) -> None:
     result = run([*SCRIPTS["python -m torchada_build"], "setup.py", "build_ext"], cwd=tmp_path)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr == (
-        "torchada: error: cannot run 'setup.py': no such file (give a build script such as setup.py, or 'doctor')\n"
+        "torchada: error: cannot run 'setup.py': no such file; give a build script such as setup.py, or 'doctor' [TA2030]\n"
     )
 
 
@@ -103,7 +103,7 @@ def test_host_compile_with_an_unusable_cache_is_one_line(tmp_path: Path) -> None
     result = run([*SCRIPTS["torchada-host-compile"], "--backend=mcc", "--", "c++", "-c", "k.cpp"], env=env, cwd=tmp_path)
     assert result.returncode == 1 and result.stderr == (
         f"torchada: error: the cache directory '{tmp_path}/a-file' is not a directory; "
-        "set TORCHADA_CACHE_DIR to a directory\n"
+        "set TORCHADA_CACHE_DIR to a directory [TA2011]\n"
     )
     assert sorted(os.listdir(tmp_path)) == ["a-file", "k.cpp"]
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from hipify_like.diagnostics import BAD_TORCH_MUSA_ARCH_LIST
+
 from .errors import BuildConfigurationError
 
 __all__ = ["get_arch_flags", "musa_arches_from_list"]
@@ -47,8 +49,7 @@ def musa_arches_from_list(value: str) -> list[str]:
         arch = f"mp_{match.group(1)}{match.group(2)}" if match else ""
         if arch not in known:
             names = ", ".join(a.removeprefix("mp_") for a in known)
-            msg = f"unknown MUSA architecture '{entry}' in TORCH_MUSA_ARCH_LIST; use one of {names}"
-            raise BuildConfigurationError(msg)
+            raise BuildConfigurationError(BAD_TORCH_MUSA_ARCH_LIST.text(entry=entry, names=names))
         if arch not in arches:
             arches.append(arch)
     return arches

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hipify_like.diagnostics import UNSUPPORTED_TORCH
 from hipify_like.files import write_atomically
 
 from . import host_compile
@@ -255,8 +256,7 @@ def install() -> InstallStatus:
     missing = [p.name for p in PATCHES if not callable(p.current(cpp_extension))]
     if missing or not hasattr(cpp_extension, "CUDA_HOME"):
         names = ", ".join(missing or ["CUDA_HOME"])
-        msg = f"torch {torch.__version__}'s torch.utils.cpp_extension lacks {names}; use a torch that torchada supports"
-        raise UnsupportedTorchError(msg)
+        raise UnsupportedTorchError(UNSUPPORTED_TORCH.text(version=torch.__version__, names=names))
     originals = {p.name: p.current(cpp_extension) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
     cpp_extension.CUDA_HOME = str(toolkit_root(choice.backend.value))

@@ -2,7 +2,8 @@
 
 * from the mapping database (:mod:`hipify_like.generate`): ``runtime/_mapping_tables.py``,
   ``docs/coverage.md``;
-* from nvcc's option table (:mod:`torchada_build.compilers.docs`): ``docs/options.md``.
+* from nvcc's option table (:mod:`torchada_build.compilers.docs`): ``docs/options.md``;
+* from the diagnostics table (:mod:`hipify_like.diagnostics`): ``docs/diagnostics.md``.
 
 Usage: ``python -m torchada_build.generate`` rewrites the stale ones; ``--check`` writes nothing and
 exits 1 naming each stale file (a test runs it).
@@ -23,6 +24,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 
 def generated_files() -> dict[str, Callable[[], str]]:
     """Path relative to the repository → the function that renders its text."""
+    from hipify_like.diagnostics import diagnostics_markdown
     from hipify_like.generate import GENERATED
     from hipify_like.mapping import load_db
 
@@ -31,6 +33,7 @@ def generated_files() -> dict[str, Callable[[], str]]:
     db = load_db()
     files: dict[str, Callable[[], str]] = {path: functools.partial(render, db) for path, render in GENERATED.items()}
     files["docs/options.md"] = options_markdown
+    files["docs/diagnostics.md"] = diagnostics_markdown
     return files
 
 

@@ -22,6 +22,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from hipify_like.diagnostics import NO_MCC, NO_TORCH_MUSA
+
 from .compilers.backends import Backend, BackendChoice, choose_backend, requested_backend
 from .compilers.installations import find_musa
 from .errors import BuildConfigurationError
@@ -59,10 +61,7 @@ def require_musa_home(choice: BackendChoice, environ: Mapping[str, str] | None =
     """The MUSA SDK root for an ``mcc`` build, or one line saying how to point at it."""
     musa = find_musa(os.environ if environ is None else environ)
     if not musa.is_valid:
-        msg = (
-            f"cannot build for MUSA ({choice.reason}): no bin/mcc in '{musa.home}' (from {musa.found_by}); "
-            "set MUSA_HOME to the MUSA SDK root, or TORCHADA_BACKEND=loopback to verify the translation with nvcc"
-        )
+        msg = f"cannot build for MUSA ({choice.reason}): {NO_MCC.text(mcc=musa.mcc, found_by=musa.found_by)}"
         raise BuildConfigurationError(msg)
     return musa.home
 
@@ -71,9 +70,5 @@ def require_torch_musa(choice: BackendChoice) -> Path:
     """The torch_musa package folder for an ``mcc`` torch extension build, or one line saying what is missing."""
     package = find_torch_musa()
     if package is None:
-        msg = (
-            f"cannot build a torch extension for MUSA ({choice.reason}): torch_musa is not installed; "
-            "install torch_musa, or set TORCHADA_BACKEND=nvcc to build for CUDA"
-        )
-        raise BuildConfigurationError(msg)
+        raise BuildConfigurationError(NO_TORCH_MUSA.text(reason=choice.reason))
     return package

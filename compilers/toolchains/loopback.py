@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from hipify_like.diagnostics import NO_NVCC
 from hipify_like.files import make_private_dir, write_atomically
 
 from ..backends import Backend
@@ -133,8 +134,7 @@ class LoopbackToolchain(TranslatingToolchain):
 
     def require_installed(self) -> None:
         if self.cuda is None:
-            msg = "the loopback backend needs NVIDIA's nvcc, and none was found; set CUDA_HOME"
-            raise ToolNotFoundError(msg)
+            raise ToolNotFoundError(NO_NVCC.text(backend="loopback"))
 
     def _nvcc(self) -> str:
         self.require_installed()

@@ -16,6 +16,8 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
+from hipify_like.diagnostics import BAD_MUSA_ARCH, NO_MCC
+
 from ..archs import GpuTargets
 from ..backends import Backend
 from ..cmdline import shell_words
@@ -99,8 +101,7 @@ def _musa_arch_list(value: str) -> list[str]:
             continue
         arch = item if item.startswith("mp_") else f"mp_{item}"
         if not arch[3:].isdigit():
-            msg = f"TORCHADA_MUSA_ARCH must list MUSA architectures like mp_22 (or 22), not '{item}'"
-            raise UsageError(msg)
+            raise UsageError(BAD_MUSA_ARCH.text(item=item))
         arches.append(arch)
     return arches
 
@@ -131,11 +132,7 @@ class MccToolchain(TranslatingToolchain):
 
     def require_installed(self) -> None:
         if not self.musa.is_valid:
-            msg = (
-                f"cannot find mcc (looked for {self.musa.mcc}); set MUSA_HOME to the MUSA SDK, or set "
-                "TORCHADA_BACKEND=loopback to verify the translation with NVIDIA's nvcc instead"
-            )
-            raise ToolNotFoundError(msg)
+            raise ToolNotFoundError(NO_MCC.text(mcc=self.musa.mcc, found_by=self.musa.found_by))
 
     def include_dirs(self) -> list[Path]:
         return [self.musa.include_dir]

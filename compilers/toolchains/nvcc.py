@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
+from hipify_like.diagnostics import NO_NVCC
+
 from ..backends import Backend
 from ..errors import ToolNotFoundError
 from ..installations import find_cuda
@@ -59,11 +61,7 @@ class NvccToolchain(Toolchain):
     def _cuda(self) -> CudaInstallation:
         cuda = find_cuda(self.environ)
         if cuda is None:
-            msg = (
-                "the nvcc backend needs NVIDIA's nvcc, and none was found (set CUDA_HOME); for Moore Threads "
-                "GPUs set MUSA_HOME, or TORCHADA_BACKEND=mcc"
-            )
-            raise ToolNotFoundError(msg)
+            raise ToolNotFoundError(NO_NVCC.text(backend="nvcc"))
         return cuda
 
     def passthrough(self, argv: Sequence[str], choice: BackendChoice) -> int | None:

@@ -226,7 +226,7 @@ def test_torch_musa_missing_on_a_musa_machine(tmp_path: Path, build_env, musa_st
     assert built.returncode == 1
     assert last_line(built) == (
         f"torchada: error: cannot build a torch extension for MUSA (a MUSA SDK is at '{musa_standin.home}'): "
-        "torch_musa is not installed; install torch_musa, or set TORCHADA_BACKEND=nvcc to build for CUDA"
+        "torch_musa is not installed; install torch_musa, or set TORCHADA_BACKEND=nvcc to build for CUDA [TA2003]"
     )
     assert not (directory / "build").exists()
 

@@ -45,8 +45,8 @@ def test_mcc_not_found_says_what_to_do(driver, driver_env, tmp_path: Path, monke
     (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
     driver_env("mcc", MUSA_HOME=str(tmp_path / "no-sdk"))
     message = _fatal(driver(["-c", "k.cu"]))
-    assert message.startswith(f"cannot find mcc (looked for {tmp_path}/no-sdk/bin/mcc)")
-    assert "set MUSA_HOME" in message and "TORCHADA_BACKEND=loopback" in message
+    assert message.startswith(f"cannot find mcc (looked for {tmp_path}/no-sdk/bin/mcc, from MUSA_HOME)")
+    assert "set MUSA_HOME" in message and "TORCHADA_BACKEND=loopback" in message and message.endswith("[TA2001]")
     assert not (tmp_path / "k.o").exists()
 
 
@@ -76,7 +76,8 @@ def test_missing_launcher(driver, driver_env, tmp_path: Path, monkeypatch: pytes
     (tmp_path / "k.cu").write_text("")
     driver_env("mcc", TORCHADA_COMPILER_LAUNCHER="no-such-cache --flag")
     assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
-        "cannot find the compiler launcher 'no-such-cache' named by TORCHADA_COMPILER_LAUNCHER"
+        "cannot find the compiler launcher 'no-such-cache' named by TORCHADA_COMPILER_LAUNCHER; install it, or unset "
+        "TORCHADA_COMPILER_LAUNCHER [TA2005]"
     )
 
 
@@ -98,11 +99,11 @@ def test_unsupported_option_for_mcc(driver) -> None:
 @pytest.mark.parametrize(
     ("setting", "line"),
     [
-        ("{tmp}/a-file", "the cache directory '{tmp}/a-file' is not a directory; set TORCHADA_CACHE_DIR to a directory"),
+        ("{tmp}/a-file", "the cache directory '{tmp}/a-file' is not a directory; set TORCHADA_CACHE_DIR to a directory [TA2011]"),
         ("{tmp}/a-file/cache", "cannot use the cache directory '{tmp}/a-file/cache': Not a directory; set "
-                               "TORCHADA_CACHE_DIR to another"),
+                               "TORCHADA_CACHE_DIR to another [TA2010]"),
         ("{tmp}/shared", "the cache directory '{tmp}/shared' is writable by other users (mode 777); chmod go-w it, or "
-                         "set TORCHADA_CACHE_DIR to your own"),
+                         "set TORCHADA_CACHE_DIR to your own [TA2013]"),
     ],
 )  # fmt: skip
 def test_an_unusable_cache_directory(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -124,7 +125,7 @@ def test_a_read_only_cache_directory(driver, driver_env, tmp_path: Path, monkeyp
     (tmp_path / "cache").mkdir(mode=0o500)
     driver_env("mcc", TORCHADA_CACHE_DIR=str(tmp_path / "cache"))
     assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
-        f"the cache directory '{tmp_path}/cache' is not writable; set TORCHADA_CACHE_DIR to a writable directory"
+        f"the cache directory '{tmp_path}/cache' is not writable; set TORCHADA_CACHE_DIR to a writable directory [TA2014]"
     )
 
 
@@ -133,7 +134,8 @@ def test_a_launcher_with_an_unbalanced_quote(driver, driver_env, tmp_path: Path,
     (tmp_path / "k.cu").write_text("")
     driver_env("mcc", TORCHADA_COMPILER_LAUNCHER="ccache 'x")
     assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == (
-        "cannot read TORCHADA_COMPILER_LAUNCHER (No closing quotation): ccache 'x"
+        "cannot read TORCHADA_COMPILER_LAUNCHER (No closing quotation): ccache 'x; quote it as a shell would "
+        "(ccache, or 'sccache --flag') [TA2006]"
     )
 
 

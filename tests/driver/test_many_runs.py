@@ -136,7 +136,7 @@ def test_two_users_one_machine_neither_reads_nor_writes_the_others_cache(shared_
     theirs = compile_as(0, shared_dir / "cache-4321", "k1.o")
     assert theirs.returncode == 1 and theirs.stderr == (
         f"torchada-nvcc fatal   : the cache directory '{shared_dir}/cache-4321' belongs to another user (uid 4321); "
-        "set TORCHADA_CACHE_DIR to your own\n"
+        "set TORCHADA_CACHE_DIR to your own [TA2012]\n"
     )
     intruder = compile_as(4321, shared_dir / "cache-root", "k2.o")
     assert intruder.returncode == 1 and len(intruder.stderr.splitlines()) == 1, intruder.stderr

@@ -53,7 +53,7 @@ def test_a_cache_directory_others_can_write_is_refused(driver, driver_env, sourc
     result = driver(["--dryrun", "-c", "k.cu"])
     assert result.returncode == 1 and result.stderr == (
         f"torchada-nvcc fatal   : the cache directory '{tmp_path}/shared' is writable by other users (mode 777); "
-        "chmod go-w it, or set TORCHADA_CACHE_DIR to your own\n"
+        "chmod go-w it, or set TORCHADA_CACHE_DIR to your own [TA2013]\n"
     )
     assert os.listdir(tmp_path / "shared") == []
 
@@ -66,7 +66,7 @@ def test_a_cache_directory_of_another_user_is_refused(driver, driver_env, source
     result = driver(["--dryrun", "-c", "k.cu"])
     assert result.returncode == 1 and result.stderr == (
         f"torchada-nvcc fatal   : the cache directory '{tmp_path}/theirs' belongs to another user (uid 4321); "
-        "set TORCHADA_CACHE_DIR to your own\n"
+        "set TORCHADA_CACHE_DIR to your own [TA2012]\n"
     )
 
 
