@@ -33,7 +33,7 @@ from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
 from .outputs import OutputManifest
-from .report import PortReport
+from .report import PortedFile, PortReport
 from .tables import get_tables
 from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
@@ -183,16 +183,17 @@ def port(args: argparse.Namespace) -> int:
             raise UsageError(f"'{source}' is a directory: use --out-root DIR (or --inplace), not -o")
         if args.out_root is None and not args.inplace:
             raise UsageError(f"'{source}' is a directory: give --out-root DIR or --inplace")
-        translations = port_tree(source, args)
+        ported = port_tree(source, args)
     else:
         if args.out_root is not None:
             raise UsageError(f"'{source}' is a file: use -o FILE, not --out-root")
         translations, written = port_file(source, args)
-    translations, suppressed = suppress.apply(translations)
-    report = PortReport(translations, root=source.absolute() if source.is_dir() else source.absolute().parent,
+        ported = [PortedFile.of(t) for t in translations]
+    ported, suppressed = suppress.apply(ported)
+    report = PortReport(ported, root=source.absolute() if source.is_dir() else source.absolute().parent,
                         suppressed=suppressed)
-    for translation in translations:
-        print_findings(translation.findings, args.findings_format)
+    for file in ported:
+        print_findings(file.findings, args.findings_format)
     if not args.quiet:
         for path in written:
             print(f"torchada-port: wrote {path}", file=sys.stderr)
@@ -307,7 +308,7 @@ class _TreePort:
     line_directives: bool
     backup_suffix: str
 
-    def __call__(self, paths: list[Path]) -> list[Translation]:
+    def __call__(self, paths: list[Path]) -> list[PortedFile]:
         results = translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=self.is_local,
                                     line_directives=self.line_directives)  # fmt: skip
         for path, translation in zip(paths, results, strict=True):
@@ -316,11 +317,11 @@ class _TreePort:
             else:
                 write_atomically(self.out_root / path.relative_to(self.root), translation.text)
                 shutil.copymode(path, self.out_root / path.relative_to(self.root))
-        return results
+        return [PortedFile.of(t) for t in results]
 
 
 @contextlib.contextmanager
-def _batch_mapper(jobs: int, batches: int) -> Iterator[Callable[..., Iterator[list[Translation]]]]:
+def _batch_mapper(jobs: int, batches: int) -> Iterator[Callable[..., Iterator[list[PortedFile]]]]:
     """``map``, or with ``jobs`` > 1 an ordered map over that many worker processes, forked here, before
     any thread of this process starts (the progress bar's comes later)."""
     if jobs <= 1 or batches <= 1:
@@ -332,7 +333,7 @@ def _batch_mapper(jobs: int, batches: int) -> Iterator[Callable[..., Iterator[li
         yield pool.imap
 
 
-def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
+def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     root = root.absolute()
     out_root = None if args.inplace else args.out_root.absolute()
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
@@ -345,19 +346,20 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[Translation]:
             raise UsageError(msg)
     paths = [Path(e.path) for e in entries]
     sources = [p for p, e in zip(paths, entries, strict=True) if p.suffix in SOURCE_SUFFIXES and not e.is_symlink()]
-    batch = max(1, min(_BATCH, -(-len(sources) // (4 * args.jobs))))  # a few batches a worker, for balance
+    batch = max(1, min(_BATCH, -(-len(sources) // (64 * args.jobs))))  # a few batches a worker, for balance
     batches = [sources[start : start + batch] for start in range(0, len(sources), batch)]
-    translations: list[Translation] = []
+    ported: list[PortedFile] = []
     work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
     get_tables()  # built once, before worker processes are forked
     with _batch_mapper(args.jobs, len(batches)) as map_batches, _progress(len(sources)) as advance:
-        for done in map_batches(work, batches):
-            translations.extend(done)
+        results = map_batches(work, batches)
+        if out_root is not None:  # while worker processes translate
+            translated = set(sources)
+            copy_others(root, out_root, [p for p in paths if p not in translated])
+        for done in results:
+            ported.extend(done)
             advance(len(done))
-    if out_root is not None:
-        translated = set(sources)
-        copy_others(root, out_root, [p for p in paths if p not in translated])
-    return translations
+    return ported
 
 
 def copy_others(root: Path, out_root: Path, paths: Sequence[Path]) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import TorchadaError
 from .findings import RULES, Finding
-from .translate import Translation
+from .report import PortedFile
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,11 +60,11 @@ class Suppressions:
     def silences(self, finding: Finding) -> bool:
         return finding.rule in self.ids or finding.name in self.names
 
-    def apply(self, translations: Sequence[Translation]) -> tuple[list[Translation], int]:
-        """The translations without the silenced findings, and how many were silenced."""
-        kept: list[Translation] = []
+    def apply(self, files: Sequence[PortedFile]) -> tuple[list[PortedFile], int]:
+        """The files without the silenced findings, and how many were silenced."""
+        kept: list[PortedFile] = []
         silenced = 0
-        for t in translations:
+        for t in files:
             findings = tuple(f for f in t.findings if not self.silences(f))
             silenced += len(t.findings) - len(findings)
             kept.append(t if len(findings) == len(t.findings) else replace(t, findings=findings))

@@ -1,4 +1,4 @@
-"""What a port did: a summary line, and JSON and HTML reports, from a list of translations.
+"""What a port did: a summary line, and JSON and HTML reports, from a record of each translated file.
 
 The HTML report groups findings by ID (with counts and what each ID means) and by file (paths relative to
 the ported folder, each finding with its source line), so a large port reads from the top down.
@@ -17,7 +17,7 @@ from pathlib import Path
 from .findings import RULES, Finding, Severity
 from .translate import Translation
 
-__all__ = ["PortReport"]
+__all__ = ["PortReport", "PortedFile"]
 
 
 _STYLE = (
@@ -36,8 +36,30 @@ def _line(lines: Sequence[str], number: int) -> str:
 
 
 @dataclass(frozen=True)
+class PortedFile:
+    """What the report needs of one translated file: not its text (a tree's worth of originals and
+    translations would fill memory, and workers would send them all back), only the source lines that
+    findings point at."""
+
+    path: str
+    lines: int
+    changed: bool
+    renamed: Counter[str]
+    findings: tuple[Finding, ...]
+    finding_lines: dict[int, str]
+    """Line number → the source line (stripped), for each line a finding is on."""
+
+    @classmethod
+    def of(cls, translation: Translation) -> PortedFile:
+        numbers = {f.line for f in translation.findings}
+        source = translation.original.decode("utf-8", "replace").splitlines() if numbers else []
+        return cls(translation.path, _line_breaks(translation.original), translation.changed, translation.renamed,
+                   translation.findings, {n: _line(source, n) for n in sorted(numbers)})  # fmt: skip
+
+
+@dataclass(frozen=True)
 class PortReport:
-    translations: Sequence[Translation]
+    translations: Sequence[PortedFile]
     root: Path | None = None
     """The folder paths are shown relative to (the ported folder, or a single source's folder)."""
     suppressed: int = 0
@@ -45,7 +67,7 @@ class PortReport:
 
     @property
     def lines(self) -> int:
-        return sum(_line_breaks(t.original) for t in self.translations)
+        return sum(t.lines for t in self.translations)
 
     @property
     def renamed(self) -> Counter[str]:
@@ -94,7 +116,7 @@ class PortReport:
                 {
                     "path": t.path,
                     "changed": t.changed,
-                    "lines": _line_breaks(t.original),
+                    "lines": t.lines,
                     "renamed": dict(sorted(t.renamed.items())),
                     "findings": [f.to_json() for f in t.findings],
                 }
@@ -120,11 +142,10 @@ class PortReport:
         sections = []
         with_findings = sorted((t for t in self.translations if t.findings), key=lambda t: (-len(t.findings), t.path))
         for t in with_findings:
-            source_lines = t.original.decode("utf-8", "replace").splitlines()
             counts = Counter(f.rule for f in t.findings)
             rows = "".join(
                 f"<tr class='{f.severity.value}'><td>{f.line}:{f.column}</td><td>{f.rule}</td>"
-                f"<td>{_e(f.message)}</td><td><code>{_e(_line(source_lines, f.line))}</code></td></tr>"
+                f"<td>{_e(f.message)}</td><td><code>{_e(t.finding_lines.get(f.line, ''))}</code></td></tr>"
                 for f in sorted(t.findings, key=lambda f: (f.line, f.column))
             )
             ids = ", ".join(f"{rule} {count}" for rule, count in sorted(counts.items()))
