@@ -273,6 +273,9 @@ class _FileTranslator:
     def line_ends(self, a: int, b: int) -> bool:
         """Whether a logical line ends between tokens ``a`` < ``b``: a line break outside comments and
         line splices."""
+        start, end = self.tokens.end(a), self.tokens.starts[b]
+        if self.data.find(b"\n", start, end) < 0 and self.data.find(b"\r", start, end) < 0:
+            return False  # no line break at all between them (most questions): no need to look at each gap
         return any(self.breaks_after(k) for k in range(a, b))
 
     def breaks_after(self, k: int) -> bool:
