@@ -12,18 +12,22 @@ line its own way. ``docs/diagnostics.md`` is generated from this table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = ["DIAGNOSTICS", "Diagnostic", "diagnostics_markdown"]
 
 
-@dataclass(frozen=True, slots=True)
 class Diagnostic:
-    id: str
-    message: str
-    """What went wrong, with ``{field}`` placeholders."""
-    remedy: str
-    """What the user does about it."""
+    """One row: its ID, what went wrong and what the user does about it (``{field}`` placeholders in
+    both). A plain class: the driver's start-up imports no dataclasses."""
+
+    __slots__ = ("id", "message", "remedy")
+
+    def __init__(self, id: str, message: str, remedy: str) -> None:  # noqa: A002 - the table's column
+        self.id = id
+        self.message = message
+        self.remedy = remedy
+
+    def __repr__(self) -> str:
+        return f"Diagnostic({self.id!r}, {self.message!r}, {self.remedy!r})"
 
     def text(self, **fields: object) -> str:
         """The one line: ``message; remedy [ID]``."""

@@ -1,6 +1,7 @@
 """Start-up stays cheap: ``--version``, nvcc passthrough and warm-cache compiles import neither torch,
 libclang nor the translator and its mapping database (benchmarks/driver_overhead.py times them); of
-hipify_like, only its error classes and atomic file writes (``hipify_like.errors``, ``.files``)."""
+hipify_like, only its error classes, its table of diagnostics and atomic file writes (``hipify_like.errors``,
+``.diagnostics``, ``.files``: modules that import nothing heavy)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import contextlib, io, json, sys
 from torchada_build.compilers.cli import main
 with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[1:])
-light = ("hipify_like", "hipify_like.errors", "hipify_like.files")
+light = ("hipify_like", "hipify_like.errors", "hipify_like.diagnostics", "hipify_like.files")
 print(json.dumps([status, sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "clang", "hipify_like") and m not in light)]))
 """
 
