@@ -215,7 +215,7 @@ class LoopbackToolchain(TranslatingToolchain):
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 argv += arg.spelling
-            elif arg.option is not None and Stage.COMPILE in arg.option.loopback.stage:
+            elif arg.option is not None and Stage.COMPILE in self.treatment(arg.option).stage:
                 render = RENDERERS.get(arg.option.canonical)
                 argv += render(ctx, step.unit, arg) if render else arg.spelling
         # Headers that were not translated still resolve next to the original, after every translated copy.
@@ -229,7 +229,7 @@ class LoopbackToolchain(TranslatingToolchain):
     def device_link_argv(self, ctx: BuildContext, objects: list[str], output: str) -> list[str]:
         argv = [self._nvcc()]
         for arg in ctx.parsed.args:
-            if arg.option is not None and Stage.DEVICE_LINK in arg.option.loopback.stage:
+            if arg.option is not None and Stage.DEVICE_LINK in self.treatment(arg.option).stage:
                 argv += arg.spelling
         argv += ["-dlink", *objects, "-o", output]
         argv += [f"-L{_escape(d)}" for d in ctx.parsed.values("--library-path")]

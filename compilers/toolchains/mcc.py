@@ -211,8 +211,7 @@ class MccToolchain(TranslatingToolchain):
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
                 flags += arg.spelling
-            elif arg.option is not None and arg.option.mcc.stage & stages:
-                treatment = arg.option.mcc
+            elif arg.option is not None and (treatment := self.treatment(arg.option)).stage & stages:
                 flags += treatment.spell(arg.values) if treatment.spelling else RENDERERS[arg.option.canonical](ctx, unit, arg)
         # Headers that were not translated still resolve next to the original, after every translated copy.
         return flags + [w for directory in unit.original_dirs for w in ("-idirafter", directory)]
