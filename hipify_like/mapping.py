@@ -32,7 +32,6 @@ from __future__ import annotations
 import csv
 import enum
 import functools
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,12 +71,10 @@ class Kind(enum.Enum):
     @property
     def is_identifier(self) -> bool:
         """Whether entries of this kind are spelled in source code as identifiers."""
-        return self in _IDENTIFIER_KINDS
+        return self._value_ in _IDENTIFIER_KINDS  # a str: its hash is cached, an Enum's is Python code
 
 
-_IDENTIFIER_KINDS = frozenset(
-    {Kind.FUNCTION, Kind.TYPE, Kind.ENUM, Kind.ENUMERATOR, Kind.MACRO, Kind.NAMESPACE}
-)
+_IDENTIFIER_KINDS = frozenset({"function", "type", "enum", "enumerator", "macro", "namespace"})
 
 
 class Status(enum.Enum):
@@ -87,6 +84,11 @@ class Status(enum.Enum):
     """MUSA has none; the translator leaves the name and reports it."""
     MANUAL = "manual"
     """A human must port it; the translator renames when a MUSA name is given, and reports the note."""
+
+
+_KINDS = {kind.value: kind for kind in Kind}
+_STATUSES = {status.value: status for status in Status}
+"""Kind and Status by value: a dict lookup, where ``Kind(value)`` runs Enum's Python code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,12 @@ class Entry:
 @dataclass(frozen=True)
 class MappingDB:
     entries: tuple[Entry, ...]
-    version: str
+    data_dir: Path
+
+    @functools.cached_property
+    def version(self) -> str:
+        """The content hash of the data files: the database version used in cache keys."""
+        return compute_version(self.data_dir)
 
     @functools.cached_property
     def _identifiers(self) -> dict[str, Entry]:
@@ -163,11 +170,11 @@ def read_entries(path: Path) -> list[Entry]:
             msg = f"{path.name}:{number}: expected {len(COLUMNS)} tab-separated columns, got {len(row)}"
             raise MappingError(msg)
         cuda, musa, kind, status, evidence, note = row
-        try:
-            entries.append(Entry(cuda, musa, Kind(kind), library, Status(status), evidence, note))
-        except ValueError as error:
-            msg = f"{path.name}:{number}: {error}"
-            raise MappingError(msg) from None
+        if kind not in _KINDS or status not in _STATUSES:
+            bad = f"{kind!r} is not a valid Kind" if kind not in _KINDS else f"{status!r} is not a valid Status"
+            msg = f"{path.name}:{number}: {bad}"
+            raise MappingError(msg)
+        entries.append(Entry(cuda, musa, _KINDS[kind], library, _STATUSES[status], evidence, note))
     return entries
 
 
@@ -177,6 +184,8 @@ def data_files(data_dir: Path = DATA_DIR) -> list[Path]:
 
 def compute_version(data_dir: Path = DATA_DIR) -> str:
     """The content hash of the data files: the database version used in cache keys."""
+    import hashlib  # only cache keys need it (OpenSSL's libcrypto loads with it)
+
     digest = hashlib.sha256()
     for path in data_files(data_dir):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -194,7 +203,7 @@ def build_db(data_dir: Path = DATA_DIR) -> MappingDB:
                 msg = f"{entry.cuda!r} is defined twice: in {first.library}.tsv and {entry.library}.tsv"
                 raise MappingError(msg)
             seen[key] = entry
-    return MappingDB(tuple(seen.values()), compute_version(data_dir))
+    return MappingDB(tuple(seen.values()), data_dir)
 
 
 @functools.cache
