@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import ConfigError, Suppressions, load_config_suppress
+from .config import Suppressions, load_config_suppress
 from .diagnostics import OUTPUT_IS_SOURCE
-from .errors import TorchadaError, WriteError
+from .errors import TorchadaError
 from .files import write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
@@ -37,6 +37,7 @@ from .report import PortedFile, PortReport
 from .tables import get_tables
 from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
+from .workers import forked_workers, split
 
 __all__ = ["main"]
 
@@ -115,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.jobs < 1:
             raise UsageError(f"-j {args.jobs}: the number of processes must be at least 1")
         return port(args)
-    except (UsageError, ConfigError, WriteError) as error:
+    except TorchadaError as error:  # a usage, configuration, write or worker failure
         print(f"torchada-port: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -285,7 +286,7 @@ def iter_tree(root: Path) -> Iterator[os.DirEntry[str]]:
 
 
 class _ProjectHeaderTest:
-    """Whether an ``#include`` names a header of the tree (a plain object: it travels to worker processes)."""
+    """Whether an ``#include`` names a header of the tree."""
 
     def __init__(self, root: Path, include_dirs: list[Path]) -> None:
         self.root = root
@@ -298,8 +299,7 @@ class _ProjectHeaderTest:
 
 @dataclass(frozen=True)
 class _TreePort:
-    """Translate a batch of a tree's files and write each where it goes (a plain object: it travels to
-    worker processes)."""
+    """Translate a batch of a tree's files and write each where it goes."""
 
     root: Path
     out_root: Path | None
@@ -308,7 +308,7 @@ class _TreePort:
     line_directives: bool
     backup_suffix: str
 
-    def __call__(self, paths: list[Path]) -> list[PortedFile]:
+    def __call__(self, paths: Sequence[Path]) -> list[PortedFile]:
         results = translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=self.is_local,
                                     line_directives=self.line_directives)  # fmt: skip
         for path, translation in zip(paths, results, strict=True):
@@ -318,19 +318,6 @@ class _TreePort:
                 write_atomically(self.out_root / path.relative_to(self.root), translation.text)
                 shutil.copymode(path, self.out_root / path.relative_to(self.root))
         return [PortedFile.of(t) for t in results]
-
-
-@contextlib.contextmanager
-def _batch_mapper(jobs: int, batches: int) -> Iterator[Callable[..., Iterator[list[PortedFile]]]]:
-    """``map``, or with ``jobs`` > 1 an ordered map over that many worker processes, forked here, before
-    any thread of this process starts (the progress bar's comes later)."""
-    if jobs <= 1 or batches <= 1:
-        yield map
-        return
-    import multiprocessing
-
-    with multiprocessing.get_context("fork").Pool(min(jobs, batches)) as pool:
-        yield pool.imap
 
 
 def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
@@ -346,20 +333,16 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             raise UsageError(msg)
     paths = [Path(e.path) for e in entries]
     sources = [p for p, e in zip(paths, entries, strict=True) if p.suffix in SOURCE_SUFFIXES and not e.is_symlink()]
-    batch = max(1, min(_BATCH, -(-len(sources) // (64 * args.jobs))))  # a few batches a worker, for balance
-    batches = [sources[start : start + batch] for start in range(0, len(sources), batch)]
-    ported: list[PortedFile] = []
+    batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
-    get_tables()  # built once, before worker processes are forked
-    with _batch_mapper(args.jobs, len(batches)) as map_batches, _progress(len(sources)) as advance:
-        results = map_batches(work, batches)
-        if out_root is not None:  # while worker processes translate
+    get_tables()  # built once, before processes are forked
+    with forked_workers(work, batches, args.jobs) as workers:
+        if out_root is not None:  # while the forked processes translate
             translated = set(sources)
             copy_others(root, out_root, [p for p in paths if p not in translated])
-        for done in results:
-            ported.extend(done)
-            advance(len(done))
-    return ported
+        with _progress(len(sources)) as advance:  # its thread starts after the forks
+            ported = workers.run(lambda number: advance(len(batches[number])))
+    return [record for records in ported for record in records]
 
 
 def copy_others(root: Path, out_root: Path, paths: Sequence[Path]) -> None:

@@ -25,3 +25,7 @@ class WriteError(TorchadaError, OSError):
 
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[type[WriteError], tuple[str, OSError]]:
+        """Pickled as it was made (a forked process sends it back)."""
+        return type(self), (self.filename, OSError(self.errno, self.strerror))
