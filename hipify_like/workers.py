@@ -7,19 +7,18 @@ own pipe (a 12-byte ``=iQ`` header: batch number, no payload), which this proces
 own batches for the progress bar; it keeps its results and sends them all (``pickle``) when the queue
 is empty, so it never waits on a full pipe while there is work left. One that fails sends its
 exception instead; one that dies (a signal, the OOM killer) is reported; leaving the block stops the
-others. Nothing here starts a thread, so the processes fork from a process that has none.
+others. Nothing here starts a thread, so the processes fork from a process that has none; ``pickle``
+and ``traceback`` are imported only where processes were forked (a ``-j 1`` port's start-up is short).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import select
 import signal
 import struct
 import sys
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
@@ -101,6 +100,8 @@ class Workers(Generic[Batch, Result]):
             if number >= 0:
                 done(number)
                 continue
+            import pickle
+
             payload = pickle.loads(self._read(poll, read_end, length))
             if number == _FAILED:
                 error, where = payload
@@ -180,6 +181,8 @@ def _send(fd: int, number: int, payload: bytes = b"") -> None:
 def _work_in_child(work: Callable[[Batch], Result], batches: Sequence[Batch], numbers: int, pipe: int) -> None:
     """A forked process's life: take batches until none is left, note each, send the results, exit
     (never returns, and runs no exit handler of the process it was forked from)."""
+    import pickle
+
     status = 0
     try:
         results = {}
@@ -188,6 +191,8 @@ def _work_in_child(work: Callable[[Batch], Result], batches: Sequence[Batch], nu
             _send(pipe, number)
         _send(pipe, _RESULTS, pickle.dumps(results, pickle.HIGHEST_PROTOCOL))
     except BaseException as error:  # sent to the parent, which raises it
+        import traceback
+
         status = 1
         where = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         with contextlib.suppress(BaseException):
@@ -198,6 +203,8 @@ def _work_in_child(work: Callable[[Batch], Result], batches: Sequence[Batch], nu
 
 def _portable(error: BaseException) -> BaseException:
     """``error`` if it survives pickling, else a :class:`RuntimeError` with its type and message."""
+    import pickle
+
     try:
         pickle.loads(pickle.dumps(error))
     except Exception:  # whatever pickling it raises
