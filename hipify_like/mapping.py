@@ -74,7 +74,9 @@ class Kind(enum.Enum):
         return self._value_ in _IDENTIFIER_KINDS  # a str: its hash is cached, an Enum's is Python code
 
 
-_IDENTIFIER_KINDS = frozenset({"function", "type", "enum", "enumerator", "macro", "namespace"})
+_IDENTIFIER_KINDS = frozenset(
+    kind.value for kind in (Kind.FUNCTION, Kind.TYPE, Kind.ENUM, Kind.ENUMERATOR, Kind.MACRO, Kind.NAMESPACE)
+)
 
 
 class Status(enum.Enum):
