@@ -20,11 +20,6 @@ from .errors import TorchadaError
 from .findings import RULES, Finding
 from .report import PortedFile
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 __all__ = ["ConfigError", "Suppressions", "find_config", "load_config_suppress"]
 
 _KEYS = frozenset({"suppress"})
@@ -73,6 +68,10 @@ class Suppressions:
 
 def _table(path: Path) -> dict[str, object] | None:
     """The ``[tool.torchada]`` table of ``path``, or None when it has none."""
+    if sys.version_info >= (3, 11):  # imported only where a pyproject.toml is found (it takes datetime too)
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:

@@ -9,7 +9,6 @@ it does not claim (a rerun then asks for ``--force``), never a claim on a file i
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,8 @@ MANIFEST_NAME = ".torchada-port.json"
 
 
 def _digest(data: bytes) -> str:
+    import hashlib  # only -o needs it (OpenSSL's libcrypto loads with it)
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -6,7 +6,6 @@ the ported folder, each finding with its source line), so a large port reads fro
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from collections import Counter, defaultdict
@@ -28,6 +27,8 @@ _STYLE = (
 
 
 def _e(text: object) -> str:
+    import html  # only HTML reports need it (it loads html.entities, a large table)
+
     return html.escape(str(text))
 
 
