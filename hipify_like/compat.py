@@ -19,7 +19,6 @@ code, or is reported by a failing loopback compile):
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 from collections import defaultdict
@@ -139,7 +138,7 @@ def render_prelude(db: MappingDB, arch: ArchTable) -> str:
                 namespaces += _namespace_lines(entry)
             continue
         if entry.cuda.startswith("."):  # a member: the macro renames the member name
-            musa, entry = musa[1:], dataclasses.replace(entry, cuda=entry.cuda[1:])
+            musa, entry = musa[1:], entry._replace(cuda=entry.cuda[1:])
         if not _is_predefined_style(entry):
             lines.append(f"#define {musa} {entry.cuda}")
     if namespaces:

@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .arch import ArchTable, build_arch_table
-from .mapping import Entry, Kind, MappingDB, Status, load_db
+from .mapping import IDENTIFIER, Entry, Kind, MappingDB, Status, load_db
 
 __all__ = [
     "ASM_KEYWORDS",
@@ -136,34 +136,32 @@ def _spans_of(words: frozenset[bytes]) -> re.Pattern[bytes]:
     return re.compile(rb"\b(?:" + b"|".join(map(re.escape, sorted(words))) + rb")\b")
 
 
-def _matters(entry: Entry) -> bool:
-    return entry.renames or entry.status is not Status.SUPPORTED
-
-
 def build_tables(db: MappingDB) -> Tables:
     words: set[str] = set(_ENGINE_WORDS)
     qualified: dict[str, list[tuple[tuple[str, ...], Entry]]] = defaultdict(list)
     members: dict[str, Entry] = {}
     after: dict[str, set[bytes]] = defaultdict(set)
     plain: set[str] = set(_ENGINE_WORDS)
-    for entry in db.entries:
-        if entry.kind is Kind.DISPATCH_KEY:
-            words.add(entry.cuda)
-            after[entry.cuda].add(b",")
-        if not entry.kind.is_identifier or not _matters(entry):
-            continue
-        if entry.cuda.startswith("."):
-            members[entry.cuda[1:]] = entry
-            words.add(entry.cuda[1:])
-            after[entry.cuda[1:]].update((b".", b"->"))
-        elif "::" in entry.cuda:
-            parts = tuple(entry.cuda.split("::"))
+    kept: list[str] = []
+    for key in db.groups[Kind.DISPATCH_KEY.value]:
+        words.add(key)
+        after[key].add(b",")
+    for name, entry in db.groups[IDENTIFIER].items():
+        if not entry.renames and entry.status is Status.SUPPORTED:  # kept as spelled, nothing to report
+            if name.isidentifier() and name.lower().startswith(_CUDA_STYLE):
+                kept.append(name)
+        elif name.startswith("."):
+            members[name[1:]] = entry
+            words.add(name[1:])
+            after[name[1:]].update((b".", b"->"))
+        elif "::" in name:
+            parts = tuple(name.split("::"))
             qualified[parts[-1]].append((parts, entry))
             words.add(parts[-1])
             after[parts[-1]].add(parts[-2].encode() + b"::")
         else:
-            words.add(entry.cuda)
-            plain.add(entry.cuda)
+            words.add(name)
+            plain.add(name)
     prefixes = tuple(sorted(p.encode() for p in UNKNOWN_PREFIXES))
     any_prefix = b"|".join(map(re.escape, prefixes))
     # The engine tries each of the 220 prefixes in turn; a look at the first two bytes fails most words at once.
@@ -180,8 +178,7 @@ def build_tables(db: MappingDB) -> Tables:
         words=frozenset(word.encode() for word in words),
         prefixes=prefixes,
         prefixed=re.compile(rb"^(?=" + first_two + rb")(?:" + any_prefix + rb")\w*$", re.MULTILINE),
-        kept=frozenset(e.cuda.encode() for e in db.entries if e.kind.is_identifier and e.cuda.isidentifier()
-                       and e.cuda.lower().startswith(_CUDA_STYLE) and e.cuda not in words),
+        kept=frozenset(name.encode() for name in kept if name not in words),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
         unknown=unknown,
