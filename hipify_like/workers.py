@@ -2,18 +2,20 @@
 becomes free, and this one works too.
 
 The batch numbers are written to one pipe before any process forks, so taking one is a single
-``read`` and the queue needs no lock or thread. A forked process notes each batch it finishes on its
-own pipe (a 12-byte ``=iQ`` header: batch number, no payload), which this process reads between its
-own batches for the progress bar; it keeps its results and sends them all (``pickle``) when the queue
-is empty, so it never waits on a full pipe while there is work left. One that fails sends its
-exception instead; one that dies (a signal, the OOM killer) is reported; leaving the block stops the
-others. Nothing here starts a thread, so the processes fork from a process that has none; ``pickle``
-and ``traceback`` are imported only where processes were forked (a ``-j 1`` port's start-up is short).
+``read`` and the queue needs no lock or thread. A forked process sends each batch's result as it
+finishes it (``pickle``, after a 12-byte ``=iQ`` header: batch number, payload length) on its own
+pipe, enlarged to hold them all, and this process reads them between its own batches: the pickling
+and unpickling are spread over the run instead of waiting at its end, and a forked process seldom
+waits on a full pipe. One that fails sends its exception instead; one that dies (a signal, the OOM
+killer) is reported; leaving the block stops the others. Nothing here starts a thread, so the
+processes fork from a process that has none; ``pickle`` and ``traceback`` are imported only where
+processes were forked (a ``-j 1`` port's start-up is short).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import signal
@@ -37,8 +39,11 @@ SMALLEST_SHARE = 64
 """The smallest batch is this share of a process's part: the processes end within it of each other."""
 _NUMBER = struct.Struct("=I")
 _HEADER = struct.Struct("=iQ")
-_RESULTS = -1
+_END = -1
 _FAILED = -2
+_PIPE_BYTES = 1 << 20
+"""What a forked process's pipe is enlarged to (the most Linux allows without privileges): a tree's
+results fit, so its sender rarely waits for this process to read."""
 
 
 class WorkerDied(TorchadaError):
@@ -97,8 +102,8 @@ class Workers(Generic[Batch, Result]):
         """Read what the forked processes have sent (waiting for something unless ``timeout`` is 0)."""
         for read_end, _ in poll.poll(timeout):
             number, length = _HEADER.unpack(self._read(poll, read_end, _HEADER.size))
-            if number >= 0:
-                done(number)
+            if number == _END:
+                self._forget(poll, read_end)
                 continue
             import pickle
 
@@ -106,8 +111,8 @@ class Workers(Generic[Batch, Result]):
             if number == _FAILED:
                 error, where = payload
                 raise error from _ChildTraceback(where)
-            results.update(payload)
-            self._forget(poll, read_end)
+            results[number] = payload
+            done(number)
 
     def _read(self, poll: select.poll, read_end: int, size: int) -> bytes:
         """``size`` bytes from a forked process's pipe, which it must not close first."""
@@ -143,6 +148,8 @@ def forked_workers(work: Callable[[Batch], Result], batches: Sequence[Batch], jo
         sys.stderr.flush()
         for _ in range(min(jobs, len(batches)) - 1):
             read_end, write_end = os.pipe()
+            with contextlib.suppress(AttributeError, OSError):  # not Linux, or a lower limit: it waits more
+                fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
             pid = os.fork()
             if pid == 0:
                 for fd in (read_end, *workers.children):  # only this process reads them: a write to a
@@ -179,17 +186,15 @@ def _send(fd: int, number: int, payload: bytes = b"") -> None:
 
 
 def _work_in_child(work: Callable[[Batch], Result], batches: Sequence[Batch], numbers: int, pipe: int) -> None:
-    """A forked process's life: take batches until none is left, note each, send the results, exit
-    (never returns, and runs no exit handler of the process it was forked from)."""
+    """A forked process's life: take batches until none is left, send each one's result, then the end;
+    exit (never returns, and runs no exit handler of the process it was forked from)."""
     import pickle
 
     status = 0
     try:
-        results = {}
         while (number := _next_number(numbers)) is not None:
-            results[number] = work(batches[number])
-            _send(pipe, number)
-        _send(pipe, _RESULTS, pickle.dumps(results, pickle.HIGHEST_PROTOCOL))
+            _send(pipe, number, pickle.dumps(work(batches[number]), pickle.HIGHEST_PROTOCOL))
+        _send(pipe, _END)
     except BaseException as error:  # sent to the parent, which raises it
         import traceback
 
