@@ -341,20 +341,22 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
         raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
     is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
-    entries = list(iter_tree(root))
-    for entry in entries:
-        if not entry.is_symlink() and not entry.is_file(follow_symlinks=False):
+    sources: list[Path] = []
+    others: list[Path] = []
+    for entry in iter_tree(root):
+        if entry.is_symlink():
+            others.append(Path(entry.path))
+        elif not entry.is_file(follow_symlinks=False):
             msg = f"cannot read '{entry.path}': not a regular file (a FIFO, socket or device); move it out of the tree"
             raise UsageError(msg)
-    paths = [Path(e.path) for e in entries]
-    sources = [p for p, e in zip(paths, entries, strict=True) if p.suffix in SOURCE_SUFFIXES and not e.is_symlink()]
+        else:
+            (sources if os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES else others).append(Path(entry.path))
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
     get_tables()  # built once, before processes are forked
     with forked_workers(work, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate
-            translated = set(sources)
-            copy_others(root, out_root, [p for p in paths if p not in translated])
+            copy_others(root, out_root, others)
         with _progress(len(sources)) as advance:  # its thread starts after the forks
             ported = workers.run(lambda number: advance(len(batches[number])))
     return [record for records in ported for record in records]
