@@ -14,20 +14,22 @@ Consecutive line splices are lexed as one: clang's lexer recurses once per splic
 thousands in a row overflow its stack (the offsets are mapped back to the original bytes).
 
 Tokens are kept as three parallel lists read straight from libclang's token array, so the cost per
-token is a few machine words, not a Python object.
+token is a few machine words, not a Python object. The eight functions of libclang's C API this needs
+are declared here, not through ``clang.cindex``: importing it and registering its 150 prototypes cost
+every new process 6-9 ms.
 """
 
 from __future__ import annotations
 
-import atexit
 import bisect
 import ctypes
 import enum
 import functools
+import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["ONE_SPLICE", "SPLICES", "TokenKind", "Tokens", "lex", "lex_many", "unspliced"]
 
@@ -35,7 +37,7 @@ _NEST = 16
 _PREFIX = b"#if 1\n#else\n" * _NEST
 _SUFFIX = b"\n" + b"#endif\n" * _NEST
 _VIRTUAL_PATH = "/__torchada__/lex.cpp"
-_ARGS = ["-x", "c++", "-std=c++20", "-nostdinc", "-nostdinc++", "-w"]
+_ARGS = (ctypes.c_char_p * 6)(b"-x", b"c++", b"-std=c++20", b"-nostdinc", b"-nostdinc++", b"-w")
 _BATCH_BYTES = 4 << 20
 _SENTINEL = b"__torchada_lexer_file_boundary__"
 _ONE = rb"\\[ \t\f\v]*(?:\r\n?|\n\r?)"
@@ -50,6 +52,32 @@ _SEPARATOR = b"\n" + _SENTINEL + b"\n"
 
 class _CXToken(ctypes.Structure):
     _fields_ = [("int_data", ctypes.c_uint32 * 4), ("ptr_data", ctypes.c_void_p)]
+
+
+class _CXSourceLocation(ctypes.Structure):
+    _fields_ = [("ptr_data", ctypes.c_void_p * 2), ("int_data", ctypes.c_uint)]
+
+
+class _CXSourceRange(ctypes.Structure):
+    _fields_ = [("ptr_data", ctypes.c_void_p * 2), ("begin_int_data", ctypes.c_uint), ("end_int_data", ctypes.c_uint)]
+
+
+class _CXUnsavedFile(ctypes.Structure):
+    _fields_ = [("filename", ctypes.c_char_p), ("contents", ctypes.c_char_p), ("length", ctypes.c_ulong)]
+
+
+_PROTOTYPES: dict[str, tuple[object, list[object]]] = {
+    "clang_createIndex": (ctypes.c_void_p, [ctypes.c_int, ctypes.c_int]),
+    "clang_parseTranslationUnit": (ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
+                                   ctypes.c_int, ctypes.POINTER(_CXUnsavedFile), ctypes.c_uint, ctypes.c_uint]),
+    "clang_disposeTranslationUnit": (None, [ctypes.c_void_p]),
+    "clang_getFile": (ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_char_p]),
+    "clang_getLocationForOffset": (_CXSourceLocation, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint]),
+    "clang_getRange": (_CXSourceRange, [_CXSourceLocation, _CXSourceLocation]),
+    "clang_tokenize": (None, [ctypes.c_void_p, _CXSourceRange, ctypes.POINTER(ctypes.POINTER(_CXToken)),
+                       ctypes.POINTER(ctypes.c_uint)]),
+    "clang_disposeTokens": (None, [ctypes.c_void_p, ctypes.POINTER(_CXToken), ctypes.c_uint]),
+}  # fmt: skip
 
 
 # A CXToken is read as 32-bit words: [kind, location, length, 0, pointer...].
@@ -89,12 +117,18 @@ class Tokens:
 
 
 @functools.cache
-def _libclang() -> tuple[Any, Any]:
-    import clang.cindex as cindex
+def _libclang() -> tuple[ctypes.CDLL, int]:
+    """libclang, from the ``libclang`` wheel (or ``$LIBCLANG_LIBRARY_PATH``, as ``clang.cindex`` looks),
+    with its prototypes declared; and an index."""
+    import clang
 
-    # Drop the index before interpreter shutdown tears down clang.cindex, which its __del__ needs.
-    atexit.register(_libclang.cache_clear)
-    return cindex, cindex.Index.create()
+    folder = os.environ.get("LIBCLANG_LIBRARY_PATH") or os.path.join(os.path.dirname(clang.__file__), "native")
+    name = {"darwin": "libclang.dylib", "win32": "libclang.dll"}.get(sys.platform, "libclang.so")
+    library = ctypes.CDLL(os.path.join(folder, name) if os.path.isfile(os.path.join(folder, name)) else name)
+    for function, (restype, argtypes) in _PROTOTYPES.items():
+        getattr(library, function).restype = restype
+        getattr(library, function).argtypes = argtypes
+    return library, library.clang_createIndex(0, 0)
 
 
 def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
@@ -144,19 +178,27 @@ def _squeeze_splices(buffer: bytes) -> tuple[bytes, _SqueezedRuns]:
 
 def _lex_squeezed(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     """libclang's tokens of ``buffer``, which must hold no run of line splices."""
-    cindex, index = _libclang()
+    library, index = _libclang()
     wrapped = _PREFIX + buffer + _SUFFIX
-    tu = cindex.TranslationUnit.from_source(
-        _VIRTUAL_PATH, args=_ARGS, unsaved_files=[(_VIRTUAL_PATH, wrapped)], options=0, index=index
-    )
-    file = cindex.File.from_name(tu, _VIRTUAL_PATH)
-    first = cindex.SourceLocation.from_offset(tu, file, len(_PREFIX))
-    last = cindex.SourceLocation.from_offset(tu, file, len(_PREFIX) + len(buffer))
-    tokens = ctypes.POINTER(cindex.Token)()
+    path = _VIRTUAL_PATH.encode()
+    unsaved = _CXUnsavedFile(path, wrapped, len(wrapped))
+    tu = library.clang_parseTranslationUnit(index, path, _ARGS, len(_ARGS), ctypes.byref(unsaved), 1, 0)
+    if not tu:
+        raise RuntimeError(f"libclang could not lex a buffer of {len(buffer)} bytes")
+    try:
+        return _tokens_of(library, tu, len(buffer))
+    finally:
+        library.clang_disposeTranslationUnit(tu)
+
+
+def _tokens_of(library: ctypes.CDLL, tu: int, size: int) -> tuple[list[int], list[int], list[int]]:
+    """The tokens of the ``size`` bytes after :data:`_PREFIX` in the virtual file of ``tu``."""
+    file = library.clang_getFile(tu, _VIRTUAL_PATH.encode())
+    first = library.clang_getLocationForOffset(tu, file, len(_PREFIX))
+    last = library.clang_getLocationForOffset(tu, file, len(_PREFIX) + size)
+    tokens = ctypes.POINTER(_CXToken)()
     count = ctypes.c_uint()
-    cindex.conf.lib.clang_tokenize(
-        tu, cindex.SourceRange.from_locations(first, last), ctypes.byref(tokens), ctypes.byref(count)
-    )
+    library.clang_tokenize(tu, library.clang_getRange(first, last), ctypes.byref(tokens), ctypes.byref(count))
     if not count.value:
         return [], [], []
     try:
@@ -168,12 +210,12 @@ def _lex_squeezed(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
         raw = view[1::_WORDS_PER_TOKEN].tolist()
         lengths = view[2::_WORDS_PER_TOKEN].tolist()
     finally:
-        cindex.conf.lib.clang_disposeTokens(tu, tokens, count)
+        library.clang_disposeTokens(tu, tokens, count)
     # A token's location is the raw encoding of the file's start plus the token's offset.
     origin = first.int_data
     starts = [r - origin for r in raw]
     # libclang also returns the token that begins at the end of the range (the suffix's '#').
-    stop = bisect.bisect_left(starts, len(buffer))
+    stop = bisect.bisect_left(starts, size)
     return kinds[:stop], starts[:stop], lengths[:stop]
 
 
