@@ -29,7 +29,7 @@ from typing import NoReturn
 from .config import Suppressions, load_config_suppress
 from .diagnostics import OUTPUT_IS_SOURCE
 from .errors import TorchadaError
-from .files import write_atomically
+from .files import read_file, write_atomically
 from .findings import Finding
 from .inventory import musa_inventory
 from .mapping import load_db
@@ -324,14 +324,14 @@ class _TreePort:
     backup_suffix: str
 
     def __call__(self, paths: Sequence[Path]) -> list[PortedFile]:
-        results = translate_sources([(p.read_bytes(), str(p)) for p in paths], is_local=self.is_local,
-                                    line_directives=self.line_directives)  # fmt: skip
-        for path, translation in zip(paths, results, strict=True):
+        originals = [read_file(p) for p in paths]
+        results = translate_sources([(data, str(p)) for p, (data, _) in zip(paths, originals, strict=True)],
+                                    is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
+        for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
                 write_inplace(path, translation, self.backup_suffix)
             else:
-                write_atomically(self.out_root / path.relative_to(self.root), translation.text)
-                shutil.copymode(path, self.out_root / path.relative_to(self.root))
+                write_atomically(self.out_root / path.relative_to(self.root), translation.text, mode=mode)
         return [PortedFile.of(t) for t in results]
 
 

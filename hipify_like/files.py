@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
-    "STALE_AFTER_S", "atomic_directory", "file_mode", "locked", "make_private_dir", "remove_stale", "write_atomically",
+    "STALE_AFTER_S", "atomic_directory", "file_mode", "locked", "make_private_dir", "read_file", "remove_stale",
+    "write_atomically",
 ]  # fmt: skip
 
 STALE_AFTER_S = 24 * 3600
@@ -75,10 +76,13 @@ def _temporary_name(directory: str) -> str:
     return os.path.join(directory, _PREFIX + os.urandom(6).hex())
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes | str, *, private: bool = False) -> None:
+def write_atomically(path: str | os.PathLike[str], data: bytes | str, *, private: bool = False,
+                     mode: int | None = None) -> None:  # fmt: skip
     """Write ``path`` through a temporary file renamed over it. Its mode: ``private`` (a cache file)
-    0600, in directories made 0700; else that of the file it replaces, or what ``open()`` would give a
-    new one. A :class:`WriteError` names ``path`` when that fails, and nothing is left behind."""
+    0600, in directories made 0700; else ``mode`` when given, that of the file it replaces, or what
+    ``open()`` would give a new one. A :class:`WriteError` names ``path`` when that fails, and nothing
+    is left behind. Its directory is made when the temporary file finds none (a tree port writes
+    thousands of files into directories that mostly exist)."""
     path = os.fspath(path)
     payload = data.encode() if isinstance(data, str) else data
     directory = os.path.dirname(os.path.abspath(path))
@@ -87,20 +91,27 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | str, *, private
             make_private_dir(directory)
             remove_stale(directory)
             mode = 0o600
-        else:
-            os.makedirs(directory, exist_ok=True)
+        elif mode is None:
             try:
                 mode = os.stat(path).st_mode & 0o7777
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 mode = file_mode()
         temporary = _temporary_name(directory)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileNotFoundError:
+            os.makedirs(directory, exist_ok=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as error:
         raise WriteError(path, error) from None
     try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), mode)
-            f.write(payload)
+        try:
+            os.fchmod(fd, mode)
+            with memoryview(payload) as view:
+                while view:
+                    view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
         os.replace(temporary, path)
     except BaseException as error:
         try:
@@ -110,6 +121,23 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | str, *, private
         if isinstance(error, OSError):
             raise WriteError(path, error) from None
         raise
+
+
+def read_file(path: str | os.PathLike[str]) -> tuple[bytes, int]:
+    """The bytes of the file ``path`` and its permission bits, in four system calls (``open()`` and
+    ``shutil.copymode`` take a dozen)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        status = os.fstat(fd)
+        data = os.read(fd, status.st_size + 1)  # a regular file's short read is its end
+        if len(data) > status.st_size:  # it grew since: read the rest
+            pieces = [data]
+            while piece := os.read(fd, 1 << 20):
+                pieces.append(piece)
+            data = b"".join(pieces)
+    finally:
+        os.close(fd)
+    return data, status.st_mode & 0o7777
 
 
 class locked:  # noqa: N801 - used as a function: with locked(path): read, change, write_atomically(path)

@@ -124,11 +124,10 @@ def test_host_compile_that_cannot_write_its_dependency_file_is_one_line(
     command = ["--backend=mcc", "--", "c++", "-MD", "-MF", "k.d", "-c", "k.cpp", "-o", "k.o"]
     assert main(command) == 0  # the unit is cached: the next run writes only the dependency file
 
-    def full_disk(fd: int, mode: str) -> object:
-        os.close(fd)
+    def full_disk(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(cache.os, "fdopen", full_disk)
+    monkeypatch.setattr(cache.os, "write", full_disk)
     capsys.readouterr()
     assert main(command) == 1
     assert capsys.readouterr().err == f"torchada: error: cannot write '{tmp_path}/k.d': No space left on device\n"

@@ -237,11 +237,10 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path,
 
     from hipify_like import files
 
-    def full_disk(fd: int, mode: str) -> object:
-        os.close(fd)
+    def full_disk(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(files.os, "fdopen", full_disk)
+    monkeypatch.setattr(files.os, "write", full_disk)
     with pytest.raises(WriteError, match=f"^cannot write '{tmp_path}/out/k.d': No space left on device$"):
         files.write_atomically(tmp_path / "out" / "k.d", b"k.o: k.cu\n")
     assert os.listdir(tmp_path / "out") == []

@@ -87,10 +87,14 @@ def test_one_file_to_standard_output(project: Path, output: list[str]) -> None:
 
 def test_a_tree_is_mirrored_and_other_files_are_copied(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "ported"
+    (project / "kernel.cu").chmod(0o750)
+    (project / "notes.txt").chmod(0o604)
     result = port(project, "--out-root", out, "--report", tmp_path / "report.json")
     assert result.returncode == 0, result.stderr
     assert (out / "common.cuh").read_text() == "#pragma once\n#include <musa_runtime.h>\n"
     assert (out / "notes.txt").read_text() == (project / "notes.txt").read_text()
+    modes = {p.name: p.stat().st_mode & 0o777 for p in out.iterdir()}
+    assert modes["kernel.cu"] == 0o750 and modes["notes.txt"] == 0o604, "each file keeps its original's mode"
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["files"] == 2 and report["summary"]["renamed"]["runtime"] == 2
 
@@ -319,11 +323,10 @@ def test_a_failed_write_names_the_file_and_leaves_nothing(
     from hipify_like import files
     from hipify_like.cli import main
 
-    def full_disk(fd: int, mode: str) -> object:
-        os.close(fd)
+    def full_disk(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(files.os, "fdopen", full_disk)
+    monkeypatch.setattr(files.os, "write", full_disk)
     (tmp_path / "out").mkdir()
     assert main([str(project / "kernel.cu"), "-o", str(tmp_path / "out" / "kernel.cu")]) == 2
     assert capsys.readouterr().err == f"torchada-port: error: cannot write '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
