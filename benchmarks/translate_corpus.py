@@ -168,10 +168,11 @@ def tree_port(repeat: int) -> None:
         shutil.copyfile(next(tree.rglob("*.cuh")), one_file / "one.cuh")
         runs = {"-j 1": (tree, 1), "-j 2": (tree, 2), "start-up": (one_file, 1)}
         seconds = dict.fromkeys(runs, float("inf"))
-        for _ in range(repeat):  # in turn, so that a drift in the machine's speed touches each
+        for repeat_number in range(repeat):  # in turn, so that a drift in the machine's speed touches each
             for name, (source, jobs) in runs.items():
-                out = Path(directory) / "out"
-                shutil.rmtree(out, ignore_errors=True)
+                # A new output directory each run: deleting the last one just before would make this run
+                # pay for it (a file system that discards freed blocks creates files 10x slower meanwhile).
+                out = Path(directory) / f"out-{jobs}-{source.name}-{repeat_number}"
                 start = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "hipify_like", str(source), "--out-root", str(out), "-q", "-j",
                                 str(jobs)], check=False, stderr=subprocess.DEVNULL)  # fmt: skip
