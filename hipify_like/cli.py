@@ -31,9 +31,7 @@ from .diagnostics import OUTPUT_IS_SOURCE
 from .errors import TorchadaError
 from .files import read_file, write_atomically
 from .findings import Finding
-from .inventory import musa_inventory
 from .mapping import load_db
-from .outputs import OutputManifest
 from .report import PortedFile, PortReport
 from .tables import get_tables
 from .translate import Translation, translate_sources
@@ -146,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def list_mappings(name: str, *, as_json: bool) -> int:
     """The database's rows, or those whose CUDA or MUSA name contains ``name``; 1 when none does."""
+    from .inventory import musa_inventory  # only the listing cites it
+
     inventory = musa_inventory()
     rows = []
     for e in load_db().entries:
@@ -272,6 +272,8 @@ def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation]
                                  "the original header; choose an output file in another directory")
             continue
         planned.append((args.output.parent / original.relative_to(source_dir), header))
+    from .outputs import OutputManifest  # only -o keeps a record of its outputs
+
     manifest = OutputManifest.load(output_dir)
     if not args.force:
         for destination, translation in planned:
