@@ -68,12 +68,6 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     from .memo import MemoWriter
 
     memo = MemoWriter(_MEMO, argv, environ)
-    backend = choice.backend
-    if _asks_version(argv):  # nvcc ignores NVCC_*_FLAGS for --version
-        from .identity import version_banner
-
-        sys.stdout.write(version_banner(backend.value))
-        return 0
     from .archs import requested_targets
     from .cache import make_work_dir, open_cache_dir
     from .errors import warn
@@ -182,6 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .info import cmake_lines, info_lines
 
             print("\n".join(cmake_lines(choice) if info == "cmake" else info_lines(choice, environ)))
+            return 0
+        if choice.backend.value != "nvcc" and _asks_version(argv):  # before any toolchain module is imported
+            from .identity import version_banner
+
+            sys.stdout.write(version_banner(choice.backend.value))  # nvcc ignores NVCC_*_FLAGS for --version
             return 0
         toolchain = make_toolchain(choice.backend, environ)
         status = toolchain.passthrough(argv, choice)
