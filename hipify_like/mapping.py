@@ -32,7 +32,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -122,7 +122,7 @@ _GROUPS = (IDENTIFIER, *(kind.value for kind in Kind if not kind.is_identifier))
 class MappingDB:
     entries: tuple[Entry, ...]
     data_dir: Path
-    groups: Mapping[str, Mapping[str, Entry]]
+    groups: Mapping[str, Mapping[str, Entry]] = field(compare=False, repr=False)
     """The entries by group (:data:`IDENTIFIER`, or the value of another kind), each by its CUDA spelling."""
 
     @functools.cached_property
