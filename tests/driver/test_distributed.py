@@ -62,8 +62,10 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
     try:
         for role in ("scheduler", "server"):
             with open(root / f"{role}.log", "wb") as log:
+                # In the foreground (no daemon of its own), so that terminating it stops it.
                 processes.append(subprocess.Popen([dist, role, "--config", str(root / f"{role}.conf")],
-                                                  stdout=log, stderr=subprocess.STDOUT))  # fmt: skip
+                                                  stdout=log, stderr=subprocess.STDOUT,
+                                                  env={**os.environ, "SCCACHE_NO_DAEMON": "1"}))  # fmt: skip
         yield url
     finally:
         for process in processes:
