@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .mapping import Kind, MappingDB, load_db
 
@@ -40,8 +40,7 @@ def guard_value(musa_arch: str) -> int:
     return int(musa_arch.removeprefix("mp_")) * 10
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(NamedTuple):
     """A translated ``__MUSA_ARCH__ <operator> <value>``; ``exact`` is False where no MUSA value fits."""
 
     operator: str
@@ -49,17 +48,18 @@ class Comparison:
     exact: bool
 
 
-@dataclass(frozen=True)
-class ArchTable:
+class ArchTable(NamedTuple):
     by_sm: dict[int, str]
+    tiers: tuple[tuple[int, int], ...]
+    """(lowest ``__CUDA_ARCH__`` of the tier, ``__MUSA_ARCH__``), ascending."""
 
-    @functools.cached_property
-    def tiers(self) -> tuple[tuple[int, int], ...]:
-        """(lowest ``__CUDA_ARCH__`` of the tier, ``__MUSA_ARCH__``), ascending."""
+    @classmethod
+    def of(cls, by_sm: dict[int, str]) -> ArchTable:
+        """The table of ``sm`` number → MUSA architecture ``by_sm``."""
         lowest: dict[str, int] = {}
-        for sm, musa in self.by_sm.items():
+        for sm, musa in by_sm.items():
             lowest[musa] = min(lowest.get(musa, sm), sm)
-        return tuple(sorted((sm * 10, guard_value(musa)) for musa, sm in lowest.items()))
+        return cls(by_sm, tuple(sorted((sm * 10, guard_value(musa)) for musa, sm in lowest.items())))
 
     @property
     def musa_arches(self) -> tuple[str, ...]:
@@ -92,7 +92,7 @@ class ArchTable:
 
 
 def build_arch_table(db: MappingDB) -> ArchTable:
-    return ArchTable({sm_number(e.cuda): e.musa for e in db.of_kind(Kind.ARCH)})
+    return ArchTable.of({sm_number(e.cuda): e.musa for e in db.of_kind(Kind.ARCH)})
 
 
 @functools.cache

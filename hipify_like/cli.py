@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import re
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from .config import Suppressions, load_config_suppress
 from .diagnostics import OUTPUT_IS_SOURCE
@@ -164,6 +162,8 @@ def list_mappings(name: str, *, as_json: bool) -> int:
              "status": e.status.value, "evidence": evidence, "note": e.note}
         )
     if as_json:
+        import json
+
         json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
@@ -222,7 +222,12 @@ def port(args: argparse.Namespace) -> int:
 def print_findings(findings: Sequence[Finding], form: str) -> None:
     """One line each on standard error, written at once (line by line, a tree's thousands of findings
     take as many system calls)."""
-    lines = (json.dumps(f.to_json()) if form == "json" else f.format() for f in findings)
+    if form == "json":
+        import json  # imported only where used: a port's start-up is in series with its processes
+
+        lines = [json.dumps(f.to_json()) for f in findings]
+    else:
+        lines = [f.format() for f in findings]
     sys.stderr.write("".join(f"{line}\n" for line in lines))
 
 
@@ -314,9 +319,8 @@ class _ProjectHeaderTest:
         return path is not None and path.is_relative_to(self.root)
 
 
-@dataclass(frozen=True)
-class _TreePort:
-    """Translate a batch of a tree's files and write each where it goes."""
+class _TreePort(NamedTuple):
+    """Where and how a tree's files are ported (:meth:`port`)."""
 
     root: Path
     out_root: Path | None
@@ -325,7 +329,8 @@ class _TreePort:
     line_directives: bool
     backup_suffix: str
 
-    def __call__(self, paths: Sequence[Path]) -> list[PortedFile]:
+    def port(self, paths: Sequence[Path]) -> list[PortedFile]:
+        """Translate a batch of the tree's files and write each where it goes."""
         originals = [read_file(p) for p in paths]
         results = translate_sources([(data, str(p)) for p, (data, _) in zip(paths, originals, strict=True)],
                                     is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
@@ -356,7 +361,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
     get_tables()  # built once, before processes are forked
-    with forked_workers(work, batches, args.jobs) as workers:
+    with forked_workers(work.port, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate
             copy_others(root, out_root, others)
         with _progress(len(sources)) as advance:  # its thread starts after the forks

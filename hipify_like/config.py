@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import TorchadaError
 from .findings import RULES, Finding
@@ -30,8 +30,7 @@ class ConfigError(TorchadaError, ValueError):
     """A bad ``--suppress`` value or ``[tool.torchada]`` table; the message is one line."""
 
 
-@dataclass(frozen=True)
-class Suppressions:
+class Suppressions(NamedTuple):
     ids: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
 
@@ -62,7 +61,7 @@ class Suppressions:
         for t in files:
             findings = tuple(f for f in t.findings if not self.silences(f))
             silenced += len(t.findings) - len(findings)
-            kept.append(t if len(findings) == len(t.findings) else replace(t, findings=findings))
+            kept.append(t if len(findings) == len(t.findings) else t._replace(findings=findings))
         return kept, silenced
 
 

@@ -7,7 +7,7 @@ Each rule has a stable ID. Findings are values; the command-line tools decide ho
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["RULES", "Finding", "Rule", "Severity"]
 
@@ -17,8 +17,7 @@ class Severity(enum.Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     id: str
     severity: Severity
     summary: str
@@ -39,8 +38,7 @@ RULES: dict[str, Rule] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     rule: str
     path: str
     line: int

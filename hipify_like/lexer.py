@@ -29,7 +29,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["ONE_SPLICE", "SPLICES", "TokenKind", "Tokens", "lex", "lex_many", "unspliced"]
 
@@ -94,16 +94,12 @@ class TokenKind(enum.IntEnum):
     COMMENT = 4
 
 
-@dataclass(frozen=True, slots=True)
-class Tokens:
+class Tokens(NamedTuple):
     """The tokens of one file: kind, start byte offset and byte length of each, in order."""
 
     kinds: list[int]
     starts: list[int]
     lengths: list[int]
-
-    def __len__(self) -> int:
-        return len(self.kinds)
 
     def at(self, offset: int) -> int | None:
         """The index of the token that starts exactly at ``offset``, if any."""
@@ -143,8 +139,7 @@ def _lex_buffer(buffer: bytes) -> tuple[list[int], list[int], list[int]]:
     return kinds, starts, lengths
 
 
-@dataclass(frozen=True, slots=True)
-class _SqueezedRuns:
+class _SqueezedRuns(NamedTuple):
     """Where :func:`_squeeze_splices` removed bytes: at each ``at`` offset of the squeezed buffer (the
     splice kept from a run), the bytes removed before it in total, ``removed``."""
 

@@ -6,12 +6,11 @@ the ported folder, each finding with its source line), so a large port reads fro
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .findings import RULES, Finding, Severity
 from .translate import Translation
@@ -36,8 +35,7 @@ def _line(lines: Sequence[str], number: int) -> str:
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
-@dataclass(frozen=True)
-class PortedFile:
+class PortedFile(NamedTuple):
     """What the report needs of one translated file: not its text (a tree's worth of originals and
     translations would fill memory, and workers would send them all back), only the source lines that
     findings point at."""
@@ -58,8 +56,7 @@ class PortedFile:
                    translation.findings, {n: _line(source, n) for n in sorted(numbers)})  # fmt: skip
 
 
-@dataclass(frozen=True)
-class PortReport:
+class PortReport(NamedTuple):
     translations: Sequence[PortedFile]
     root: Path | None = None
     """The folder paths are shown relative to (the ported folder, or a single source's folder)."""
@@ -103,6 +100,8 @@ class PortReport:
         return path if relative.startswith("..") else relative
 
     def to_json(self) -> str:
+        import json  # only a JSON report needs it
+
         document = {
             "summary": {
                 "files": len(self.translations),

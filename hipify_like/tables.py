@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .arch import ArchTable, build_arch_table
 from .mapping import IDENTIFIER, Entry, Kind, MappingDB, Status, load_db
@@ -74,7 +73,7 @@ UNKNOWN_PREFIXES = frozenset(
     {"__nv_"}
     | {f"{p}_" for p in ("CU", "CUBLAS", "CURAND", "CUSPARSE", "CUSOLVER", "CUFFT", "CUDNN", "NCCL")}
     | {"CUDA_R_", "CUDA_C_", "CUDA_ERROR_"}
-    | {f"{p}{c}" for p in _LIBRARY_PREFIXES for c in string.ascii_uppercase}
+    | {f"{p}{c}" for p in _LIBRARY_PREFIXES for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 )
 _CUDA_STYLE = ("cu", "__cu", "nccl", "__nv")
 """How the names of CUDA's own libraries start, in lower case (``CUDA_VERSION``, ``cudaStream_t``)."""
@@ -83,8 +82,7 @@ WARP_SIZE_PATTERN = rb"\b\w*?(?:[Ww]arp_?[Ss]ize|WARP_?SIZE)\w*"
 """Names such as ``WARP_SIZE`` and ``kWarpSize``; searched only in files containing "arp"/"ARP"."""
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     db: MappingDB
     arch: ArchTable
     words: frozenset[bytes]

@@ -17,7 +17,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .findings import Finding
 from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
@@ -59,8 +59,7 @@ _PTX_TEXT = re.compile(
 ``.reg`` declaration or a special register; ARM's ``vld1.32`` and x86's ``movl`` are not."""
 
 
-@dataclass(frozen=True, slots=True)
-class Include:
+class Include(NamedTuple):
     """An ``#include`` of one of the project's own headers, as written."""
 
     spelled: str
@@ -68,15 +67,14 @@ class Include:
     line: int
 
 
-@dataclass(frozen=True)
-class Translation:
+class Translation(NamedTuple):
     path: str
     original: bytes
     text: bytes
-    findings: tuple[Finding, ...] = ()
-    renamed: Counter[str] = field(default_factory=Counter)
+    findings: tuple[Finding, ...]
+    renamed: Counter[str]
     """How many names were translated, per library."""
-    includes: tuple[Include, ...] = ()
+    includes: tuple[Include, ...]
     cuda_free: bool = False
     """Whether the file names nothing of CUDA's: no name the database knows or reports, no CUDA-looking
     name, no ``#include`` of a CUDA header (it compiles the same for MUSA as for CUDA)."""
@@ -129,9 +127,9 @@ def translate_sources(
         cuda_free = not scans[i][1] and not any(not _needs_nothing(tables, data, m, False) for m in candidates[i])
         if i in lexed:
             translator = _FileTranslator(tables, data, path, lexed[i], is_local, report_includes)
-            result = replace(translator.run(candidates[i]), cuda_free=cuda_free and not _has_spliced_word(data))
+            result = translator.run(candidates[i])._replace(cuda_free=cuda_free and not _has_spliced_word(data))
         else:
-            result = Translation(path, data, data, cuda_free=cuda_free)
+            result = Translation(path, data, data, (), Counter(), (), cuda_free)
         results.append(_with_line_directive(result, path) if line_directives else result)
     return results
 
@@ -208,7 +206,7 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
         return result
     quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
     directive = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n'
-    return replace(result, text=bom + directive + body)
+    return result._replace(text=bom + directive + body)
 
 
 class _FileTranslator:
@@ -247,7 +245,7 @@ class _FileTranslator:
         if i is None:
             return None
         i += direction
-        while 0 <= i < len(self.tokens):
+        while 0 <= i < len(self.tokens.kinds):
             if self.tokens.kinds[i] != TokenKind.COMMENT:
                 return i
             i += direction
@@ -521,7 +519,7 @@ class _FileTranslator:
         """Whether this file ``#define``s ``word`` itself (a project macro such as ``CUDA_CHECK``)."""
         if self._defined is None:
             self._defined = set()
-            for i in range(len(self.tokens) - 2):
+            for i in range(len(self.tokens.kinds) - 2):
                 if self.is_punct(i, b"#") and self.is_word(i + 1, b"define") and self.is_word(i + 2):
                     self._defined.add(self.text(i + 2))
         return word.encode() in self._defined

@@ -17,8 +17,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .findings import Finding
 from .tables import Tables, get_tables
@@ -62,8 +62,7 @@ def is_system_path(path: Path, roots: Sequence[Path] | None = None) -> bool:
     return any(real.is_relative_to(root) for root in (roots if roots is not None else system_roots()))
 
 
-@dataclass(frozen=True)
-class IncludeSearch:
+class IncludeSearch(NamedTuple):
     """Where one ``#include`` was looked for, in order, and :func:`first_file` of them (None: none was
     a file, as for a system header's name)."""
 
@@ -71,8 +70,7 @@ class IncludeSearch:
     found: str | None
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """The translated files of one unit, the main source first; paths are absolute."""
 
     files: tuple[Translation, ...]

@@ -331,3 +331,18 @@ def test_a_failed_write_names_the_file_and_leaves_nothing(
     assert main([str(project / "kernel.cu"), "-o", str(tmp_path / "out" / "kernel.cu")]) == 2
     assert capsys.readouterr().err == f"torchada-port: error: cannot write '{tmp_path / 'out' / 'kernel.cu'}': No space left on device\n"
     assert os.listdir(tmp_path / "out") == []
+
+
+def test_a_tree_port_imports_only_what_it_uses(project: Path, tmp_path: Path) -> None:
+    """Start-up is in series with a port's processes (``-j``): a plain tree port imports no module that only a
+    report, the JSON findings, ``-o``'s record or the pyproject.toml reader needs, nor ``dataclasses`` (which
+    imports ``inspect``, ``ast`` and ``dis``); ``-j 2`` adds only what its workers use."""
+    probe = (
+        "import sys\nfrom hipify_like.cli import main\nstatus = main(sys.argv[1:])\n"
+        "print(status, *sorted(m for m in sys.modules if m in {'dataclasses', 'inspect', 'json', 'html', 'hashlib',"
+        " 'tomllib', 'pickle', 'hipify_like.outputs', 'hipify_like.inventory'}))"
+    )
+    for jobs, expected in (("1", "0"), ("2", "0 pickle")):
+        done = subprocess.run([sys.executable, "-c", probe, str(project), "--out-root", tmp_path / f"o{jobs}", "-q",
+                               "-j", jobs], capture_output=True, text=True, cwd=tmp_path, check=False)  # fmt: skip
+        assert done.stdout.strip() == expected, done.stderr
