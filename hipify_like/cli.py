@@ -320,25 +320,27 @@ class _ProjectHeaderTest:
 
 
 class _TreePort(NamedTuple):
-    """Where and how a tree's files are ported (:meth:`port`)."""
+    """Where and how a tree's files are ported (:meth:`port`). Its paths are strings (a tree's
+    thousands of ``Path`` objects would cost milliseconds before the processes start)."""
 
-    root: Path
-    out_root: Path | None
-    """None: in place, with backups."""
+    root: str
+    """The tree, absolute, with a trailing separator: every path of it starts so."""
+    out_root: str | None
+    """The same of the output tree; None: in place, with backups."""
     is_local: _ProjectHeaderTest
     line_directives: bool
     backup_suffix: str
 
-    def port(self, paths: Sequence[Path]) -> list[PortedFile]:
+    def port(self, paths: Sequence[str]) -> list[PortedFile]:
         """Translate a batch of the tree's files and write each where it goes."""
         originals = [read_file(p) for p in paths]
-        results = translate_sources([(data, str(p)) for p, (data, _) in zip(paths, originals, strict=True)],
+        results = translate_sources([(data, p) for p, (data, _) in zip(paths, originals, strict=True)],
                                     is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
         for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
-                write_inplace(path, translation, self.backup_suffix)
+                write_inplace(Path(path), translation, self.backup_suffix)
             else:
-                write_atomically(self.out_root / path.relative_to(self.root), translation.text, mode=mode)
+                write_atomically(self.out_root + path[len(self.root) :], translation.text, mode=mode)
         return [PortedFile.of(t) for t in results]
 
 
@@ -348,7 +350,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
         raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
     is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
-    sources: list[Path] = []
+    sources: list[str] = []
     others: list[Path] = []
     for entry in iter_tree(root):
         if entry.is_symlink():
@@ -356,10 +358,13 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
         elif not entry.is_file(follow_symlinks=False):
             msg = f"cannot read '{entry.path}': not a regular file (a FIFO, socket or device); move it out of the tree"
             raise UsageError(msg)
+        elif os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES:
+            sources.append(entry.path)
         else:
-            (sources if os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES else others).append(Path(entry.path))
+            others.append(Path(entry.path))
     batches = split(sources, args.jobs, most=_BATCH)
-    work = _TreePort(root, out_root, is_local, args.line_directives, args.backup_suffix)
+    work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
+                     args.line_directives, args.backup_suffix)
     get_tables()  # built once, before processes are forked
     with forked_workers(work.port, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate

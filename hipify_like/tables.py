@@ -69,12 +69,20 @@ _LIBRARY_PREFIXES = ("cuda", "cublas", "curand", "cusparse", "cusolver", "cufft"
 # cublas_status or the cudnn_frontend namespace is not taken for it. The driver API's style (cuMemAlloc,
 # CUstream) is that of many projects' own names too (cuWelfordOnlineSum): every driver name of the CUDA
 # inventory has a database row (a test checks it), so such a name is never reported.
+_SPELLED_PREFIXES = (
+    "__nv_",
+    *(f"{p}_" for p in ("CU", "CUBLAS", "CURAND", "CUSPARSE", "CUSOLVER", "CUFFT", "CUDNN", "NCCL")),
+    "CUDA_R_", "CUDA_C_", "CUDA_ERROR_",
+)  # fmt: skip
 UNKNOWN_PREFIXES = frozenset(
-    {"__nv_"}
-    | {f"{p}_" for p in ("CU", "CUBLAS", "CURAND", "CUSPARSE", "CUSOLVER", "CUFFT", "CUDNN", "NCCL")}
-    | {"CUDA_R_", "CUDA_C_", "CUDA_ERROR_"}
-    | {f"{p}{c}" for p in _LIBRARY_PREFIXES for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    {*_SPELLED_PREFIXES, *(f"{p}{c}" for p in _LIBRARY_PREFIXES for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
 )
+_ANY_UNKNOWN_PREFIX = (
+    "(?=" + "|".join(sorted({p[:2] for p in UNKNOWN_PREFIXES})) + ")"  # the first two bytes fail most words at once
+    "(?:" + "|".join(_SPELLED_PREFIXES) + "|(?:" + "|".join(_LIBRARY_PREFIXES) + ")[A-Z])"
+).encode()
+"""One of :data:`UNKNOWN_PREFIXES`, spelled so that it compiles in a fifth of the time of their list and
+matches faster."""
 _CUDA_STYLE = ("cu", "__cu", "nccl", "__nv")
 """How the names of CUDA's own libraries start, in lower case (``CUDA_VERSION``, ``cudaStream_t``)."""
 DRIVER_STYLE = re.compile(r"(?:CU[a-z]|cu[A-Z][a-z])\w*")
@@ -160,11 +168,7 @@ def build_tables(db: MappingDB) -> Tables:
         else:
             words.add(name)
             plain.add(name)
-    prefixes = tuple(sorted(p.encode() for p in UNKNOWN_PREFIXES))
-    any_prefix = b"|".join(map(re.escape, prefixes))
-    # The engine tries each of the 220 prefixes in turn; a look at the first two bytes fails most words at once.
-    first_two = b"|".join(sorted({re.escape(p[:2]) for p in prefixes}))
-    unknown = re.compile(rb"(?=" + first_two + rb")(?:" + any_prefix + rb")\w*")
+    unknown = re.compile(_ANY_UNKNOWN_PREFIX + rb"\w*")
     contextual = {
         word.encode(): frozenset(before)
         for word, before in after.items()
@@ -174,8 +178,8 @@ def build_tables(db: MappingDB) -> Tables:
         db=db,
         arch=build_arch_table(db),
         words=frozenset(word.encode() for word in words),
-        prefixes=prefixes,
-        prefixed=re.compile(rb"^(?=" + first_two + rb")(?:" + any_prefix + rb")\w*$", re.MULTILINE),
+        prefixes=tuple(sorted(p.encode() for p in UNKNOWN_PREFIXES)),
+        prefixed=re.compile(rb"^" + _ANY_UNKNOWN_PREFIX + rb"\w*$", re.MULTILINE),
         kept=frozenset(name.encode() for name in kept if name not in words),
         qualified={k: tuple(sorted(v, key=lambda item: -len(item[0]))) for k, v in qualified.items()},
         members=members,
