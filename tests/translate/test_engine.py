@@ -395,3 +395,17 @@ def test_a_vendored_copy_of_a_library_with_a_musa_port_is_the_library(tmp_path: 
     assert kernel.text == b'#include "common.h"\n#include <mutlass/mutlass.h>\n#include <cute/arch/mma_sm80.hpp>\n'
     assert [(f.rule, f.line) for f in kernel.findings] == [("TA1002", 3)]
     assert "cute/arch/mma_sm80.hpp" in kernel.findings[0].message and "mute/" in kernel.findings[0].message
+
+
+def test_the_unknown_prefix_expression_matches_exactly_the_prefix_set() -> None:
+    """``_ANY_UNKNOWN_PREFIX`` spells :data:`UNKNOWN_PREFIXES` in short; both must name the same words."""
+    from hipify_like.tables import UNKNOWN_PREFIXES, get_tables
+
+    tables = get_tables()
+    prefixes = tuple(p.encode() for p in UNKNOWN_PREFIXES)
+    near = [p[:cut] + tail for p in prefixes for cut in (len(p) - 1, len(p)) for tail in (b"", b"x", b"_1", b"Foo", b"a")]
+    extra = [b"cuda", b"cudax", b"cuda_", b"CUDA_X", b"ncclx", b"__nv", b"CUx", b"cublas_status", b"cuWelford", b"x" + prefixes[0]]
+    for word in near + extra:
+        expected = word.startswith(prefixes)
+        assert bool(tables.unknown.fullmatch(word)) is expected, word
+        assert bool(tables.prefixed.fullmatch(word)) is expected, word
