@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,11 +67,29 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
                 processes.append(subprocess.Popen([dist, role, "--config", str(root / f"{role}.conf")],
                                                   stdout=log, stderr=subprocess.STDOUT,
                                                   env={**os.environ, "SCCACHE_NO_DAEMON": "1"}))  # fmt: skip
+        _wait_for_scheduler(url, processes, root)
         yield url
     finally:
         for process in processes:
             process.terminate()
             process.wait(timeout=30)
+
+
+def _wait_for_scheduler(url: str, processes: list[subprocess.Popen[bytes]], root: Path) -> None:
+    """Until the scheduler answers with the build server joined. A client that asks too early is
+    told to retry only 30 s later (sccache's DIST_CLIENT_RECREATE_TIMEOUT), so no client starts before."""
+    request = urllib.request.Request(f"{url}/api/v1/scheduler/status", headers={"Accept": "application/json"})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and all(process.poll() is None for process in processes):
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                if json.load(answer)["num_servers"] == 1:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.25)
+    logs = " | ".join((root / f"{role}.log").read_text(errors="replace")[-2000:] for role in ("scheduler", "server"))
+    pytest.fail(f"the build server never joined the scheduler at {url}: {logs}")
 
 
 def _client_config(path: Path, scheduler: str | None) -> Path:
@@ -85,13 +104,15 @@ def _stats(env: dict[str, str]) -> dict[str, object]:
     return json.loads(shown.stdout)["stats"]
 
 
-def _wait_for_server(env: dict[str, str]) -> None:
-    for _ in range(60):
+def _wait_for_client(env: dict[str, str]) -> None:
+    """Until the sccache client sees the build server (past one 30 s retry, should its first try fail)."""
+    deadline = time.monotonic() + 75
+    while time.monotonic() < deadline:
         shown = subprocess.run([_program("sccache"), "--dist-status"], env=env, capture_output=True, text=True)
         if '"num_servers":1' in shown.stdout:
             return
         time.sleep(0.5)
-    pytest.fail(f"the build server never joined the scheduler: {shown.stdout} {shown.stderr}")
+    pytest.fail(f"the sccache client never reached the build server: {shown.stdout} {shown.stderr}")
 
 
 def _compile(project: Path, env: dict[str, str], output: str) -> bytes:
@@ -109,7 +130,7 @@ def test_translated_units_compile_on_the_build_server(tmp_path: Path, scheduler:
     launched = cli_env(cache, "loopback", PATH=SCRIPTS_FIRST, TORCHADA_COMPILER_LAUNCHER="sccache")
     distributed_conf = _client_config(tmp_path / "distributed.conf", scheduler)
     with private_caches("sccache", {**launched, "SCCACHE_CONF": str(distributed_conf)}, tmp_path / "d") as env:
-        _wait_for_server(env)
+        _wait_for_client(env)
         remote = _compile(project, env, "remote.o")
         stats = _stats(env)
     assert sum(stats["dist_compiles"].values()) >= 1 and stats["dist_errors"] == 0, stats  # type: ignore[union-attr]
