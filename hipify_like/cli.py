@@ -32,7 +32,7 @@ from .findings import Finding
 from .mapping import load_db
 from .report import PortedFile, PortReport
 from .tables import get_tables
-from .translate import Translation, translate_sources
+from .translate import Include, Translation, translate_sources
 from .unit import resolve_include, translate_unit
 from .workers import forked_workers, split
 
@@ -328,20 +328,25 @@ class _TreePort(NamedTuple):
     out_root: str | None
     """The same of the output tree; None: in place, with backups."""
     is_local: _ProjectHeaderTest
+    non_source_names: frozenset[str]
+    """The names of the tree's files whose suffix is not a source's: an ``#include`` of one of them is
+    reported (:attr:`.translate.Translation.includes`)."""
     line_directives: bool
     backup_suffix: str
 
-    def port(self, paths: Sequence[str]) -> list[PortedFile]:
-        """Translate a batch of the tree's files and write each where it goes."""
+    def port(self, paths: Sequence[str]) -> list[tuple[PortedFile, tuple[Include, ...]]]:
+        """Translate a batch of the tree's files and write each where it goes; each file's record and
+        the ``#include`` lines in it of files that :attr:`non_source_names` names."""
         originals = [read_file(p) for p in paths]
         results = translate_sources([(data, p) for p, (data, _) in zip(paths, originals, strict=True)],
-                                    is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
+                                    is_local=self.is_local, report_includes=self.non_source_names,
+                                    line_directives=self.line_directives)  # fmt: skip
         for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
                 write_inplace(Path(path), translation, self.backup_suffix)
             else:
                 write_atomically(self.out_root + path[len(self.root) :], translation.text, mode=mode)
-        return [PortedFile.of(t) for t in results]
+        return [(PortedFile.of(t), t.includes) for t in results]
 
 
 def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
@@ -352,6 +357,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
     sources: list[str] = []
     others: list[Path] = []
+    non_sources: set[str] = set()
     for entry in iter_tree(root):
         if entry.is_symlink():
             others.append(Path(entry.path))
@@ -362,16 +368,43 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             sources.append(entry.path)
         else:
             others.append(Path(entry.path))
+            non_sources.add(entry.path)
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
-                     args.line_directives, args.backup_suffix)
+                     frozenset(os.path.basename(path) for path in non_sources), args.line_directives,
+                     args.backup_suffix)  # fmt: skip
     get_tables()  # built once, before processes are forked
     with forked_workers(work.port, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate
             copy_others(root, out_root, others)
         with _progress(len(sources)) as advance:  # its thread starts after the forks
-            ported = workers.run(lambda number: advance(len(batches[number])))
-    return [record for records in ported for record in records]
+            ported = [record for records in workers.run(lambda number: advance(len(batches[number])))
+                      for record in records]  # fmt: skip
+    included = _port_included(work, ported, non_sources)
+    if not included:
+        return [record for record, _ in ported]
+    every = [record for record, _ in ported] + included
+    return sorted(every, key=lambda record: record.path.split(os.sep))  # the order iter_tree walks in
+
+
+def _port_included(
+    work: _TreePort, ported: list[tuple[PortedFile, tuple[Include, ...]]], non_sources: set[str]
+) -> list[PortedFile]:
+    """Port the files of the tree whose suffix is not a source's but that a ported file includes (a
+    libcu++-style ``<cuda/std/ctime>``, a ``"kernels.def"``), and those they include in turn; their
+    copies (:func:`copy_others`) are replaced."""
+    included: list[PortedFile] = []
+    left = set(non_sources)
+    while True:
+        reached = {str(found) for record, includes in ported for include in includes
+                   if (found := resolve_include(include.spelled, include.angled, Path(record.path),
+                                                work.is_local.include_dirs)) is not None}  # fmt: skip
+        paths = sorted(reached & left)
+        left -= reached
+        if not paths:
+            return included
+        ported = work.port(paths)
+        included += [record for record, _ in ported]
 
 
 def copy_others(root: Path, out_root: Path, paths: Sequence[Path]) -> None:

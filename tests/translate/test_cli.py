@@ -99,6 +99,31 @@ def test_a_tree_is_mirrored_and_other_files_are_copied(project: Path, tmp_path: 
     assert report["summary"]["files"] == 2 and report["summary"]["renamed"]["runtime"] == 2
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_a_source_includes_are_ported_whatever_their_suffix(tmp_path: Path, jobs: str) -> None:
+    """A header without a suffix (libcu++'s style), an X-macro ``.def`` file and what they include in
+    turn are translated, like torchada-nvcc translates them; a file nothing includes is copied."""
+    root = tmp_path / "src"
+    (root / "include" / "lib").mkdir(parents=True)
+    (root / "include" / "lib" / "stream").write_text('#pragma once\n#include "detail/sync"\ncudaStream_t make();\n')
+    (root / "include" / "lib" / "detail").mkdir()
+    (root / "include" / "lib" / "detail" / "sync").write_text("inline void sync() { cudaDeviceSynchronize(); }\n")
+    (root / "ops.def").write_text("OP(cudaMemcpy)\nOP(cudaFooBar)\n")
+    (root / "kernel.cu").write_text('#include <lib/stream>\n#define OP(f) void f##_wrapped();\n#include "ops.def"\n')
+    (root / "stream").write_text("cudaStream_t is only named here\n")
+    result = port(root, "--out-root", tmp_path / "o", "-I", root / "include", "-j", jobs, "--report",
+                  tmp_path / "report.json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "o"
+    assert (out / "include" / "lib" / "stream").read_text() == '#pragma once\n#include "detail/sync"\nmusaStream_t make();\n'
+    assert (out / "include" / "lib" / "detail" / "sync").read_text() == "inline void sync() { musaDeviceSynchronize(); }\n"
+    assert (out / "ops.def").read_text() == "OP(musaMemcpy)\nOP(cudaFooBar)\n"
+    assert (out / "stream").read_text() == (root / "stream").read_text(), "nothing includes it: copied"
+    assert f"{root / 'ops.def'}:2:4: warning: 'cudaFooBar'" in result.stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [Path(f["path"]).name for f in report["files"]] == ["sync", "stream", "kernel.cu", "ops.def"], "tree order"
+
+
 def test_a_tree_ported_by_several_processes_is_the_same(tmp_path: Path) -> None:
     """-j 2 splits the tree into batches translated by two worker processes; the output is -j 1's."""
     root = tmp_path / "src"
