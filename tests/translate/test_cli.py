@@ -367,7 +367,8 @@ def test_a_tree_port_imports_only_what_it_uses(project: Path, tmp_path: Path) ->
         "print(status, *sorted(m for m in sys.modules if m in {'dataclasses', 'inspect', 'json', 'html', 'hashlib',"
         " 'tomllib', 'pickle', 'hipify_like.outputs', 'hipify_like.inventory'}))"
     )
-    for jobs, expected in (("1", "0"), ("2", "0 pickle")):
+    for jobs, allowed in (("1", set()), ("2", {"pickle"})):  # pickle: if a worker sent a batch back before this ended
         done = subprocess.run([sys.executable, "-c", probe, str(project), "--out-root", tmp_path / f"o{jobs}", "-q",
                                "-j", jobs], capture_output=True, text=True, cwd=tmp_path, check=False)  # fmt: skip
-        assert done.stdout.strip() == expected, done.stderr
+        status, *imported = done.stdout.split()
+        assert status == "0" and set(imported) <= allowed, done.stdout + done.stderr
