@@ -3,6 +3,8 @@ once, in order, and a failure anywhere is raised here with every forked process 
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -31,6 +33,20 @@ def slow_square(n: int) -> tuple[int, int]:
     return n * n, os.getpid()
 
 
+class Meeting:
+    """Holds each process's first batch until ``parties`` processes have one, so that every process
+    takes a batch however late the forked ones start on a busy machine."""
+
+    def __init__(self, parties: int) -> None:
+        self.barrier = multiprocessing.get_context("fork").Barrier(parties)
+        self.met: set[int] = set()
+
+    def __call__(self) -> None:
+        if os.getpid() not in self.met:
+            self.met.add(os.getpid())
+            self.barrier.wait(timeout=120)
+
+
 def run(work: object, batches: range, jobs: int) -> tuple[list[object], list[int]]:
     """The results, and the batch numbers ``done`` was called with."""
     done: list[int] = []
@@ -39,7 +55,8 @@ def run(work: object, batches: range, jobs: int) -> tuple[list[object], list[int
 
 
 def test_each_batch_is_done_once_in_order_and_every_process_works() -> None:
-    results, done = run(slow_square, range(60), jobs=3)
+    meet = Meeting(3)
+    results, done = run(lambda n: (meet(), slow_square(n))[1], range(60), jobs=3)
     assert [square for square, _ in results] == [n * n for n in range(60)]
     assert sorted(done) == list(range(60)), "each batch is reported done once, whichever process did it"
     processes = {pid for _, pid in results}
@@ -53,16 +70,16 @@ def test_one_job_or_one_batch_forks_nothing() -> None:
         assert {pid for _, pid in results} == {PARENT}
 
 
-def fail_in_a_child(n: int) -> int:
+def fail_in_a_child(meet: Meeting, n: int) -> int:
+    meet()
     if os.getpid() != PARENT:
         raise WriteError(f"/out/{n}.cu", OSError(28, "No space left on device"))
-    time.sleep(0.01)
     return n
 
 
 def test_a_child_s_error_is_raised_here_as_it_was() -> None:
     with pytest.raises(WriteError, match=r"cannot write '/out/\d+\.cu': No space left on device") as raised:
-        run(fail_in_a_child, range(20), jobs=2)
+        run(functools.partial(fail_in_a_child, Meeting(2)), range(20), jobs=2)
     assert "fail_in_a_child" in str(raised.value.__cause__), "the child's traceback is the cause"
     assert no_child_left()
 
@@ -73,31 +90,31 @@ class Unpicklable(Exception):
         self.lock = lock
 
 
-def unpicklable_in_a_child(n: int) -> int:
+def unpicklable_in_a_child(meet: Meeting, n: int) -> int:
+    meet()
     if os.getpid() != PARENT:
         import threading
 
         raise Unpicklable("batch failed", threading.Lock())
-    time.sleep(0.01)
     return n
 
 
 def test_an_error_that_cannot_travel_comes_back_as_its_type_and_message() -> None:
     with pytest.raises(RuntimeError, match="^Unpicklable: batch failed$"):
-        run(unpicklable_in_a_child, range(20), jobs=2)
+        run(functools.partial(unpicklable_in_a_child, Meeting(2)), range(20), jobs=2)
     assert no_child_left()
 
 
-def killed_in_a_child(n: int) -> int:
+def killed_in_a_child(meet: Meeting, n: int) -> int:
+    meet()
     if os.getpid() != PARENT:
         os.kill(os.getpid(), signal.SIGKILL)
-    time.sleep(0.01)
     return n
 
 
 def test_a_child_killed_by_a_signal_is_reported() -> None:
     with pytest.raises(WorkerDied, match="^a worker process was killed by SIGKILL before it sent its results; rerun with -j 1$"):
-        run(killed_in_a_child, range(20), jobs=2)
+        run(functools.partial(killed_in_a_child, Meeting(2)), range(20), jobs=2)
     assert no_child_left()
 
 
