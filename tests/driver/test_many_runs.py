@@ -60,18 +60,22 @@ def test_runs_killed_at_random_moments_leave_nothing_a_later_run_reads(tmp_path:
     project = _project(tmp_path / "p")
     cache = tmp_path / "cache"
     env = cli_env(cache, "loopback")
+    started = time.monotonic()  # how long a whole run takes here, on a cache of its own
+    subprocess.run([TORCHADA_NVCC, "-arch=sm_80", "-MD", "-c", "k.cu", "-o", "k.o"], cwd=project, check=True,
+                   env=cli_env(tmp_path / "timing-cache", "loopback"))  # fmt: skip
+    whole_run = time.monotonic() - started
     rng = random.Random(20261203)
     kills = 0
     for i in range(50):
         (project / "k.cu").write_text(f"{KERNEL}// variant {i % 10}\n")
         run = subprocess.Popen([TORCHADA_NVCC, "-arch=sm_80", "-MD", "-c", "k.cu", "-o", "k.o"], cwd=project, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        time.sleep(rng.uniform(0.0, 1.0))
+        time.sleep(rng.uniform(0.0, whole_run))
         if run.poll() is None:
             run.kill()
             kills += 1
         run.wait()
-    assert kills >= 25, f"only {kills} of 50 runs were still running when killed"
+    assert kills >= 15, f"only {kills} of 50 runs were still running when killed (a whole run: {whole_run:.2f} s)"
     for variant in range(10):
         text = f"{KERNEL}// variant {variant}\n"
         (project / "k.cu").write_text(text)
