@@ -32,7 +32,7 @@ from .findings import Finding
 from .mapping import load_db
 from .report import PortedFile, PortReport
 from .tables import get_tables
-from .translate import Include, Translation, translate_sources
+from .translate import Translation, translate_sources
 from .unit import resolve_include, translate_unit
 from .workers import forked_workers, split
 
@@ -43,6 +43,8 @@ SOURCE_SUFFIXES = frozenset(
 )
 SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
+_INCLUDE_WORD = re.compile(rb'(?:include_next|include|import)[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
+"""The end of an ``#include`` line: the directive's name and the header it names (angled, quoted)."""
 _INVENTORY = "hipify_like/data/inventory/musa_api_inventory.tsv"
 """Where the evidence column's inventory rows are, in the repository."""
 _REFERENCE_NOTES = ("musa_toolchain.md", "musa_inventory.md", "torchada.md")
@@ -329,24 +331,50 @@ class _TreePort(NamedTuple):
     """The same of the output tree; None: in place, with backups."""
     is_local: _ProjectHeaderTest
     non_source_names: frozenset[str]
-    """The names of the tree's files whose suffix is not a source's: an ``#include`` of one of them is
-    reported (:attr:`.translate.Translation.includes`)."""
+    """The names of the tree's files whose suffix is not a source's (:meth:`included`)."""
+    searched: dict[tuple[str, bool, str], str | None]
+    """``(spelled, angled, including directory or "" if angled)`` → where the header is, None if nowhere."""
     line_directives: bool
     backup_suffix: str
 
-    def port(self, paths: Sequence[str]) -> list[tuple[PortedFile, tuple[Include, ...]]]:
+    def port(self, paths: Sequence[str]) -> list[tuple[PortedFile, list[str]]]:
         """Translate a batch of the tree's files and write each where it goes; each file's record and
-        the ``#include`` lines in it of files that :attr:`non_source_names` names."""
+        what it includes of the files that :attr:`non_source_names` names."""
         originals = [read_file(p) for p in paths]
         results = translate_sources([(data, p) for p, (data, _) in zip(paths, originals, strict=True)],
-                                    is_local=self.is_local, report_includes=self.non_source_names,
-                                    line_directives=self.line_directives)  # fmt: skip
+                                    is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
         for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
                 write_inplace(Path(path), translation, self.backup_suffix)
             else:
                 write_atomically(self.out_root + path[len(self.root) :], translation.text, mode=mode)
-        return [(PortedFile.of(t), t.includes) for t in results]
+        return [(PortedFile.of(t), self.included(t.original, t.path)) for t in results]
+
+    def included(self, data: bytes, path: str) -> list[str]:
+        """The files that ``data``'s ``#include`` lines reach, of the headers named like one of
+        :attr:`non_source_names` (the lines are found without lexing: one in a block comment counts
+        too, so at worst a header is ported needlessly, never left untranslated)."""
+        if not self.non_source_names:
+            return []
+        found = []
+        for directive in _INCLUDE_WORD.finditer(data):
+            angled = directive[1] is not None
+            spelled = (directive[1] if angled else directive[2]).decode(errors="surrogateescape")
+            if spelled.rpartition("/")[2] not in self.non_source_names or not _after_hash(data, directive.start()):
+                continue
+            key = (spelled, angled, "" if angled else os.path.dirname(path))
+            if key not in self.searched:
+                header = resolve_include(spelled, angled, Path(path), self.is_local.include_dirs)
+                self.searched[key] = None if header is None else str(header)
+            if (header_path := self.searched[key]) is not None:
+                found.append(header_path)
+        return found
+
+
+def _after_hash(data: bytes, at: int) -> bool:
+    """Whether ``#`` (or ``%:``) and blanks are all that come before ``at`` on its line."""
+    line_start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+    return data[line_start:at].translate(None, b" \t") in (b"#", b"%:")
 
 
 def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
@@ -371,7 +399,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             non_sources.add(entry.path)
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
-                     frozenset(os.path.basename(path) for path in non_sources), args.line_directives,
+                     frozenset(os.path.basename(path) for path in non_sources), {}, args.line_directives,
                      args.backup_suffix)  # fmt: skip
     get_tables()  # built once, before processes are forked
     with forked_workers(work.port, batches, args.jobs) as workers:
@@ -387,18 +415,14 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     return sorted(every, key=lambda record: record.path.split(os.sep))  # the order iter_tree walks in
 
 
-def _port_included(
-    work: _TreePort, ported: list[tuple[PortedFile, tuple[Include, ...]]], non_sources: set[str]
-) -> list[PortedFile]:
+def _port_included(work: _TreePort, ported: list[tuple[PortedFile, list[str]]], non_sources: set[str]) -> list[PortedFile]:
     """Port the files of the tree whose suffix is not a source's but that a ported file includes (a
     libcu++-style ``<cuda/std/ctime>``, a ``"kernels.def"``), and those they include in turn; their
     copies (:func:`copy_others`) are replaced."""
     included: list[PortedFile] = []
     left = set(non_sources)
     while True:
-        reached = {str(found) for record, includes in ported for include in includes
-                   if (found := resolve_include(include.spelled, include.angled, Path(record.path),
-                                                work.is_local.include_dirs)) is not None}  # fmt: skip
+        reached = {header for _, headers in ported for header in headers}
         paths = sorted(reached & left)
         left -= reached
         if not paths:

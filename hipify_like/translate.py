@@ -24,13 +24,10 @@ from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
 from .mapping import Entry, Status
 from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
 
-__all__ = ["Include", "LocalHeaderTest", "ReportedIncludes", "Translation", "translate_source", "translate_sources"]
+__all__ = ["Include", "LocalHeaderTest", "Translation", "translate_source", "translate_sources"]
 
 LocalHeaderTest = Callable[[str, str, bool], bool]
 """``(including file, spelled, angled) -> bool``: whether an ``#include`` names a project header."""
-ReportedIncludes = bool | frozenset[str]
-"""Which ``#include`` lines of project headers are listed (:attr:`Translation.includes`): all, none, or
-those of a header whose file name (``ctime`` of ``cuda/std/ctime``) is in the set."""
 
 _COMPARISONS = (b">=", b">", b"<", b"<=", b"==", b"!=")
 _FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
@@ -96,7 +93,7 @@ def translate_source(
     path: str,
     *,
     is_local: LocalHeaderTest = _never_local,
-    report_includes: ReportedIncludes = False,
+    report_includes: bool = False,
     line_directive: str | None = None,
     tables: Tables | None = None,
 ) -> Translation:
@@ -109,15 +106,15 @@ def translate_sources(
     files: Sequence[tuple[bytes, str]],
     *,
     is_local: LocalHeaderTest = _never_local,
-    report_includes: ReportedIncludes = False,
+    report_includes: bool = False,
     line_directives: bool = False,
     tables: Tables | None = None,
 ) -> list[Translation]:
     """Translate several files, lexing together those that need it (faster than one at a time).
 
     ``is_local`` is asked about an ``#include`` whose header the database maps (a project header of
-    that name is kept); it is also asked about each ``#include`` that ``report_includes`` names, and the
-    project headers found are listed in :attr:`Translation.includes`. ``line_directives`` starts each output
+    that name is kept); with ``report_includes`` it is asked about every ``#include``, and the project
+    headers found are listed in :attr:`Translation.includes`. ``line_directives`` starts each output
     with ``#line 1`` naming its file.
     """
     tables = tables or get_tables()
@@ -142,14 +139,12 @@ def _has_spliced_word(data: bytes) -> bool:
     return any(m.start() and data[m.start() - 1] in _WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
 
 
-def find_candidates(
-    tables: Tables, data: bytes, report_includes: ReportedIncludes
-) -> tuple[list[re.Match[bytes]], bool]:
+def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> tuple[list[re.Match[bytes]], bool]:
     """The spans that may need translating or reporting (lexing decides which really do), and whether
     the file holds a CUDA name that translation keeps (:attr:`.tables.Tables.kept`).
 
-    An ``#include`` of a header that the database does not know and ``report_includes`` does not name
-    needs nothing, so a file whose only candidates are such includes is not lexed at all.
+    Without ``report_includes``, an ``#include`` of a header the database does not know needs nothing,
+    so a file whose only candidates are such includes is not lexed at all.
     """
     found, kept = tables.candidates(data)
     if b"arp" in data or b"ARP" in data:
@@ -159,27 +154,17 @@ def find_candidates(
     return [m for m in found if not _needs_nothing(tables, data, m, report_includes)], kept
 
 
-def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes], report_includes: ReportedIncludes) -> bool:
+def _needs_nothing(tables: Tables, data: bytes, match: re.Match[bytes], report_includes: bool) -> bool:
     """Whether a candidate certainly needs nothing, by looking at the bytes around it (conservatively:
     where a comment could hide what comes before, it is kept for the lexer to decide)."""
     word = match.group()
     before = tables.contextual.get(word)
     if before is not None:
         return not _follows(data, match.start(), before)
-    if word in _INCLUDE_DIRECTIVES and report_includes is not True:
+    if word in _INCLUDE_DIRECTIVES and not report_includes:
         peek = _INCLUDE_PEEK.match(data, match.end())
-        if peek is None:
-            return False
-        header = peek.group(1) or peek.group(2) or b""
-        return header not in tables.headers and not _reports(report_includes, header.decode(errors="surrogateescape"))
+        return peek is not None and (peek.group(1) or peek.group(2)) not in tables.headers
     return False
-
-
-def _reports(report_includes: ReportedIncludes, spelled: str) -> bool:
-    """Whether ``report_includes`` names the header of ``#include "spelled"``."""
-    if isinstance(report_includes, bool):
-        return report_includes
-    return spelled.rpartition("/")[2] in report_includes
 
 
 def _follows(data: bytes, start: int, predecessors: frozenset[bytes]) -> bool:
@@ -226,13 +211,7 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
 
 class _FileTranslator:
     def __init__(
-        self,
-        tables: Tables,
-        data: bytes,
-        path: str,
-        tokens: Tokens,
-        is_local: LocalHeaderTest,
-        report_includes: ReportedIncludes,
+        self, tables: Tables, data: bytes, path: str, tokens: Tokens, is_local: LocalHeaderTest, report_includes: bool
     ):
         self.tables = tables
         self.db = tables.db
@@ -567,8 +546,7 @@ class _FileTranslator:
         spelled = unspliced(self.data[begin:end]).decode(errors="surrogateescape")
         entry = self.db.header(spelled)
         ported = self.tables.ported_libraries.get(spelled.partition("/")[0]) if "/" in spelled else None
-        reported = entry is not None or _reports(self.report_includes, spelled)
-        if ported is None and reported and self.is_local(self.path, spelled, angled):
+        if ported is None and (entry is not None or self.report_includes) and self.is_local(self.path, spelled, angled):
             self.includes.append(Include(spelled, angled, self.position(start)[0]))
             return
         if entry is None:

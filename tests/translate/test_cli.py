@@ -109,7 +109,8 @@ def test_files_a_source_includes_are_ported_whatever_their_suffix(tmp_path: Path
     (root / "include" / "lib" / "detail").mkdir()
     (root / "include" / "lib" / "detail" / "sync").write_text("inline void sync() { cudaDeviceSynchronize(); }\n")
     (root / "ops.def").write_text("OP(cudaMemcpy)\nOP(cudaFooBar)\n")
-    (root / "kernel.cu").write_text('#include <lib/stream>\n#define OP(f) void f##_wrapped();\n#include "ops.def"\n')
+    (root / "kernel.cu").write_text('#include <lib/stream>\n#define OP(f) void f##_wrapped();\n#  include "ops.def"\n'
+                                    '// a word, not a directive: include "stream"\n')
     (root / "stream").write_text("cudaStream_t is only named here\n")
     result = port(root, "--out-root", tmp_path / "o", "-I", root / "include", "-j", jobs, "--report",
                   tmp_path / "report.json")  # fmt: skip
