@@ -330,8 +330,8 @@ class _TreePort(NamedTuple):
     out_root: str | None
     """The same of the output tree; None: in place, with backups."""
     is_local: _ProjectHeaderTest
-    non_source_names: frozenset[str]
-    """The names of the tree's files whose suffix is not a source's (:meth:`included`)."""
+    non_source_names: frozenset[bytes]
+    """The names of the tree's files whose suffix is not a source's (:meth:`included`), as bytes."""
     searched: dict[tuple[str, bool, str], str | None]
     """``(spelled, angled, including directory or "" if angled)`` → where the header is, None if nowhere."""
     line_directives: bool
@@ -359,9 +359,10 @@ class _TreePort(NamedTuple):
         found = []
         for directive in _INCLUDE_WORD.finditer(data):
             angled = directive[1] is not None
-            spelled = (directive[1] if angled else directive[2]).decode(errors="surrogateescape")
-            if spelled.rpartition("/")[2] not in self.non_source_names or not _after_hash(data, directive.start()):
+            header_name = directive[1] if angled else directive[2]
+            if header_name.rpartition(b"/")[2] not in self.non_source_names or not _after_hash(data, directive.start()):
                 continue
+            spelled = header_name.decode(errors="surrogateescape")
             key = (spelled, angled, "" if angled else os.path.dirname(path))
             if key not in self.searched:
                 header = resolve_include(spelled, angled, Path(path), self.is_local.include_dirs)
@@ -399,7 +400,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             non_sources.add(entry.path)
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
-                     frozenset(os.path.basename(path) for path in non_sources), {}, args.line_directives,
+                     frozenset(os.fsencode(os.path.basename(path)) for path in non_sources), {}, args.line_directives,
                      args.backup_suffix)  # fmt: skip
     get_tables()  # built once, before processes are forked
     with forked_workers(work.port, batches, args.jobs) as workers:
