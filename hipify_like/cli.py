@@ -310,15 +310,25 @@ def iter_tree(root: Path) -> Iterator[os.DirEntry[str]]:
 
 
 class _ProjectHeaderTest:
-    """Whether an ``#include`` names a header of the tree."""
+    """Whether an ``#include`` names a header of the tree (:meth:`find` says which)."""
 
     def __init__(self, root: Path, include_dirs: list[Path]) -> None:
         self.root = root
         self.include_dirs = include_dirs
+        self.found: dict[tuple[str, bool, str], str | None] = {}
+        """``(spelled, angled, including directory or "" if angled)`` → where the header is, None if nowhere."""
 
     def __call__(self, includer: str, spelled: str, angled: bool) -> bool:
-        path = resolve_include(spelled, angled, Path(includer), self.include_dirs)
-        return path is not None and path.is_relative_to(self.root)
+        path = self.find(includer, spelled, angled)
+        return path is not None and Path(path).is_relative_to(self.root)
+
+    def find(self, includer: str, spelled: str, angled: bool) -> str | None:
+        """Where the compiler would find the header, searched once per process."""
+        key = (spelled, angled, "" if angled else os.path.dirname(includer))
+        if key not in self.found:
+            path = resolve_include(spelled, angled, Path(includer), self.include_dirs)
+            self.found[key] = None if path is None else str(path)
+        return self.found[key]
 
 
 class _TreePort(NamedTuple):
@@ -332,8 +342,6 @@ class _TreePort(NamedTuple):
     is_local: _ProjectHeaderTest
     non_source_names: frozenset[bytes]
     """The names of the tree's files whose suffix is not a source's (:meth:`included`), as bytes."""
-    searched: dict[tuple[str, bool, str], str | None]
-    """``(spelled, angled, including directory or "" if angled)`` → where the header is, None if nowhere."""
     line_directives: bool
     backup_suffix: str
 
@@ -362,13 +370,9 @@ class _TreePort(NamedTuple):
             header_name = directive[1] if angled else directive[2]
             if header_name.rpartition(b"/")[2] not in self.non_source_names or not _after_hash(data, directive.start()):
                 continue
-            spelled = header_name.decode(errors="surrogateescape")
-            key = (spelled, angled, "" if angled else os.path.dirname(path))
-            if key not in self.searched:
-                header = resolve_include(spelled, angled, Path(path), self.is_local.include_dirs)
-                self.searched[key] = None if header is None else str(header)
-            if (header_path := self.searched[key]) is not None:
-                found.append(header_path)
+            header = self.is_local.find(path, header_name.decode(errors="surrogateescape"), angled)
+            if header is not None:
+                found.append(header)
         return found
 
 
@@ -400,7 +404,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             non_sources.add(entry.path)
     batches = split(sources, args.jobs, most=_BATCH)
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
-                     frozenset(os.fsencode(os.path.basename(path)) for path in non_sources), {}, args.line_directives,
+                     frozenset(os.fsencode(os.path.basename(path)) for path in non_sources), args.line_directives,
                      args.backup_suffix)  # fmt: skip
     get_tables()  # built once, before processes are forked
     with forked_workers(work.port, batches, args.jobs) as workers:
