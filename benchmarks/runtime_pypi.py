@@ -26,8 +26,9 @@ def pypi_python() -> Path:
     venv = base / f"pypi-torchada-{PYPI_VERSION}"
     python = venv / "bin" / "python"
     if not (venv / ".complete").exists():
-        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                       check=True)
+        # No --system-site-packages: the base interpreter's own packages (pytest plugins among
+        # them) would load in the suite's pytest; the calling environment's come from the .pth.
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps",
                         f"torchada=={PYPI_VERSION}"], check=True)
         (venv / ".complete").write_text(PYPI_VERSION)

@@ -1,4 +1,5 @@
-"""torch.distributed: ``"nccl"`` means the vendor's collective backend (``"mccl"``).
+"""torch.distributed: ``"nccl"`` means the vendor's collective backend (``"mccl"``); and
+``torch.cuda.nccl``, torch's direct NCCL calls, answered by the vendor's collective module.
 
 ``get_backend()`` answers ``"nccl"`` for groups created by asking for ``"nccl"``, so code that
 compares it with ``"nccl"`` keeps its CUDA path (Intel Gaudi's migration toolkit does the same);
@@ -10,12 +11,13 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable
+from types import FunctionType, ModuleType
 from typing import Any
 
 from ._device import translate
 from .vendors import Vendor
 
-__all__ = ["get_backend", "init_process_group", "is_nccl_available", "new_group"]
+__all__ = ["get_backend", "init_process_group", "is_nccl_available", "nccl", "new_group"]
 
 _asked_for_nccl: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -92,3 +94,29 @@ def is_nccl_available(original: Callable[..., Any], vendor: Vendor) -> Callable[
         return bool(check()) if check is not None else original()
 
     return is_nccl_available
+
+
+def nccl(original: ModuleType, vendor: Vendor) -> ModuleType:
+    """``torch.cuda.nccl``: the vendor's collective module's names (torch_musa's ``mccl`` has
+    ``version()`` only: docs/torch_musa.md); where it has none, torch's own ``is_available`` (False:
+    this torch has no NCCL bindings) and, for the direct collectives, an error that says so."""
+    collective = getattr(vendor.device_module(), vendor.collective)
+    module = ModuleType(original.__name__, original.__doc__)
+    for name, value in vars(original).items():
+        direct = isinstance(value, FunctionType) and value.__module__ == original.__name__
+        if direct and not name.startswith("_") and name != "is_available":
+            value = _no_direct_collective(name, value, vendor)
+        module.__dict__.setdefault(name, value)
+    module.__dict__.update((name, value) for name, value in vars(collective).items() if not name.startswith("__"))
+    return module
+
+
+def _no_direct_collective(name: str, function: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        msg = (f"torch.cuda.nccl.{name} has no {vendor.device.upper()} counterpart: torch.{vendor.device}."
+               f"{vendor.collective} offers no direct collectives; use torch.distributed with the \"nccl\" "
+               f"backend (it runs {vendor.collective})")
+        raise RuntimeError(msg)
+
+    return unavailable

@@ -1,5 +1,6 @@
 """``torch.cuda.graph(cuda_graph=g)``: the vendor's ``graph`` context takes ``musa_graph``; as in
-torch, the graph is required.
+torch, the graph is required. ``torch.cuda.CUDAGraph(keep_graph=False)``: torch_musa's
+``MUSAGraph()`` takes no argument (docs/torch_musa.md), and cannot keep its graph after capture.
 
 With ``TORCHADA_CUDA_GRAPH_DEBUG_DUMP_PATH`` set, each capture through it is dumped: the folder is
 created, debug mode is enabled before capture, and ``graph_<ns>.dot`` is written after it.
@@ -11,9 +12,10 @@ import os
 import time
 from typing import Any
 
+from ._device import _FactoryType
 from .vendors import Vendor
 
-__all__ = ["DUMP_PATH_ENV", "graph"]
+__all__ = ["DUMP_PATH_ENV", "graph", "graph_class"]
 
 DUMP_PATH_ENV = "TORCHADA_CUDA_GRAPH_DEBUG_DUMP_PATH"
 
@@ -52,3 +54,18 @@ def graph(original: Any, vendor: Vendor) -> type:
     graph.__qualname__ = graph.__name__ = "graph"
     graph.__module__ = "torch.cuda"
     return graph
+
+
+class _GraphType(_FactoryType):
+    def __call__(cls, keep_graph: bool = False) -> Any:
+        if keep_graph:
+            msg = (f"{cls._real.__name__} cannot keep its graph after capture: "
+                   f"CUDAGraph(keep_graph=True) has no {cls._real.__name__} counterpart")
+            raise TypeError(msg)
+        return cls._real()
+
+
+def graph_class(original: Any, vendor: Vendor) -> type:
+    """``torch.cuda.CUDAGraph``: builds the vendor's graph; ``isinstance`` checks the vendor's class."""
+    real = getattr(vendor.device_module(), vendor.format("{DEVICE}Graph"))
+    return _GraphType("CUDAGraph", (), {"_real": real, "__doc__": real.__doc__, "__module__": "torch.cuda"})

@@ -24,6 +24,7 @@ class Vendor:
     environment: tuple[tuple[str, str], ...]  # (CUDA variable, vendor variable)
     mapping_database: bool  # whether hipify_like's CUDA->vendor names apply (cudart, ctypes)
     build_hooks: bool  # whether torchada_build's cpp_extension hooks apply
+    counts_devices_at_import: bool  # its import fixes the visible devices (no later change applies)
 
     def format(self, template: str) -> str:
         """Fill a table template: ``{DEVICE}Graph`` -> ``MUSAGraph``."""
@@ -49,8 +50,9 @@ class Vendor:
 
 
 VENDORS = (
-    # runtime_redirects.md §3 (torch_musa 2.7.1): torch.musa, musart(), mccl,
-    # MUSA_VISIBLE_DEVICES, PYTORCH_MUSA_ALLOC_CONF.
+    # docs/torch_musa.md (torch_musa v2.7.1): torch.musa, musart(), mccl, MUSA_VISIBLE_DEVICES,
+    # PYTORCH_MUSA_ALLOC_CONF; `import torch_musa` counts the devices (torch_musa/_dynamo/__init__.py:15)
+    # and caches the count (torch_musa/core/device.py:144).
     Vendor(
         platform="musa",
         module="torch_musa",
@@ -63,6 +65,7 @@ VENDORS = (
         ),
         mapping_database=True,
         build_hooks=True,
+        counts_devices_at_import=True,
     ),
     # runtime_redirects.md §1.2 (torch_mlu gpu_migration): torch.mlu, cncl, MLU_VISIBLE_DEVICES.
     Vendor(
@@ -77,6 +80,7 @@ VENDORS = (
         ),
         mapping_database=False,
         build_hooks=False,
+        counts_devices_at_import=False,
     ),
 )
 

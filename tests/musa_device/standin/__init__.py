@@ -56,6 +56,8 @@ def install(name: str, module: ModuleType | None = None) -> ModuleType:
     autocast.register()
     collective.register()
     setattr(vendor, profile.collective, collective.make_module(profile.module))
+    if profile.counts_devices_at_import:
+        vendor.device_count()
     _installed = name
     return vendor
 
@@ -87,7 +89,7 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
                    random=rng, amp=amp)
     core._lazy_init = _module(f"{profile.module}.core._lazy_init", _lazy_init=device._lazy_init,
                               _lazy_call=device._lazy_call, is_initialized=device.is_initialized)
-    core._utils = _module(f"{profile.module}.core._utils", _get_device_index=device._get_device_index,
+    core._utils = _module(f"{profile.module}.core._utils", _get_device_index=torch._utils._get_device_index,
                           **{f"_get_{profile.device}_device_index": device._get_device_index})
     for name, value in dict(amp=amp, memory=memory, random=rng, graphs=graphs, core=core,
                             _utils=core._utils, OutOfMemoryError=torch.OutOfMemoryError,

@@ -103,10 +103,8 @@ def register() -> None:
 
 
 def make_module(parent: str) -> ModuleType:
-    """``torch.musa.mccl``: the collective library's version and availability."""
-    module = ModuleType(f"{parent}.{_state.profile.collective}")
+    """``torch.musa.mccl``: ``version()`` only, a tuple (major, minor, patch) (core/mccl.py:4-25)."""
+    module = ModuleType(f"{parent}.core.{_state.profile.collective}")
+    module.__all__ = ["version"]
     module.version = lambda: (2, 11, 4)
-    module.is_available = lambda tensors=(): all(
-        t.device.type == _state.profile.device for t in tensors
-    )
     return module

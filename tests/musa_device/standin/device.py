@@ -11,7 +11,7 @@ import torch
 from . import _state
 
 __all__ = [
-    "_exchange_device", "_get_device_index", "_is_in_bad_fork", "_lazy_call", "_lazy_init",
+    "_exchange_device", "_is_in_bad_fork", "_lazy_call", "_lazy_init",
     "_maybe_exchange_device", "can_device_access_peer", "current_device", "device", "device_count",
     "device_of", "get_amp_supported_dtype", "get_arch_list", "get_device_capability",
     "get_device_name", "get_device_properties", "init", "is_available", "is_bf16_supported",
@@ -64,7 +64,8 @@ def init() -> None:
 
 
 def is_initialized() -> bool:
-    return _initialized or _state.C.runtime_started()
+    """True once ``_lazy_init`` has run, not when the C++ runtime started (core/_lazy_init.py:77)."""
+    return _initialized
 
 
 def _is_in_bad_fork() -> bool:

@@ -20,9 +20,10 @@ __all__ = ["graph", "graph_pool_handle", "is_current_stream_capturing"]  # and G
 
 
 class Graph:
-    """The vendor graph class (installed as ``MUSAGraph``)."""
+    """The vendor graph class (installed as ``MUSAGraph``): ``MUSAGraph()`` takes no argument and
+    has no ``instantiate`` (torch_musa/musa_graph/graphs.py:44-128)."""
 
-    def __init__(self, keep_graph: bool = False) -> None:
+    def __init__(self) -> None:
         self._graph = _state.C.Graph()
 
     def capture_begin(self, pool: tuple[int, int] | None = None,
@@ -32,7 +33,7 @@ class Graph:
     def capture_end(self) -> None:
         self._graph.capture_end()
 
-    def instantiate(self) -> None:
+    def reinstantiate_graph(self) -> None:
         pass
 
     def replay(self) -> None:

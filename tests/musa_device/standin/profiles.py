@@ -21,6 +21,7 @@ class Profile:
     capability: tuple[int, int]
     arch_list: tuple[str, ...]
     version: str  # torch.version.<device>
+    counts_devices_at_import: bool  # the import calls device_count(), which caches the count
 
     @property
     def upper(self) -> str:
@@ -41,6 +42,7 @@ PROFILES = {
         capability=(2, 2),
         arch_list=("mp_21", "mp_22", "mp_31"),
         version="4.3.0",
+        counts_devices_at_import=True,  # torch_musa/_dynamo/__init__.py:15, core/device.py:144
     ),
     # Cambricon's Torch-MLU (runtime_redirects.md §1.2).
     "mlu": Profile(
@@ -54,5 +56,6 @@ PROFILES = {
         capability=(3, 0),
         arch_list=("mtp_372",),
         version="1.24.0",
+        counts_devices_at_import=False,
     ),
 }

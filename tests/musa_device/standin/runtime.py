@@ -1,71 +1,88 @@
-"""The runtime bindings ``torch.musa.musart()`` returns (``torch.cuda.cudart()``'s counterpart).
+"""The runtime bindings ``torch.musa.musart()`` returns (``torch_musa._MUSAC._musart``).
 
-Function names carry the vendor's prefix: ``musaHostRegister``, ``musaMemGetInfo``, ...
+Exactly what torch_musa v2.7.1 binds (torch_musa/csrc/core/musart.cpp:14-51): the ``musaError``
+enum (``success`` only), ``musaGetErrorString``, ``musaHostRegister``/``Unregister``,
+``musaStreamCreate``/``Destroy`` and ``musaMemGetInfo``; no profiler functions. Names carry the
+profile's prefix (``musa``, ``cnrt``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import enum
-from types import SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 from . import _state, device
 
 __all__ = ["runtime_handle"]
 
-_handle: SimpleNamespace | None = None
+_handle: ModuleType | None = None
 
 
 class _Error(enum.IntEnum):
+    """The vendor's error enum names ``success`` only; other codes are unnamed values."""
+
     success = 0
-    invalid_value = 1
-    host_memory_already_registered = 712
-    host_memory_not_registered = 713
+
+    @classmethod
+    def _missing_(cls, value: object) -> _Error:
+        member = int.__new__(cls, int(value))  # type: ignore[call-overload]
+        member._name_ = f"error_{int(value)}"
+        member._value_ = int(value)
+        return member
 
 
-def _make() -> SimpleNamespace:
+_HOST_MEMORY_ALREADY_REGISTERED = 712
+_HOST_MEMORY_NOT_REGISTERED = 713
+
+
+def _make() -> ModuleType:
     prefix = _state.profile.runtime_prefix
-    profiling = {"active": False}
+    streams: dict[int, Any] = {}
 
     def host_register(ptr: int, size: int, flags: int) -> _Error:
-        device._lazy_init()  # the runtime starts on its first call, as CUDA's does
+        device._lazy_init()
         ok = _state.C.host_register(int(ptr), int(size))
-        return _Error.success if ok else _Error.host_memory_already_registered
+        return _Error(0 if ok else _HOST_MEMORY_ALREADY_REGISTERED)
 
     def host_unregister(ptr: int) -> _Error:
         ok = _state.C.host_unregister(int(ptr))
-        return _Error.success if ok else _Error.host_memory_not_registered
+        return _Error(0 if ok else _HOST_MEMORY_NOT_REGISTERED)
 
-    def profiler_start() -> _Error:
-        profiling["active"] = True
+    def stream_create(ptr: int) -> _Error:
+        from .streams import Stream
+
+        stream = Stream()
+        streams[stream.stream_id] = stream
+        ctypes.c_int64.from_address(int(ptr)).value = stream.stream_id
         return _Error.success
 
-    def profiler_stop() -> _Error:
-        profiling["active"] = False
+    def stream_destroy(handle: int) -> _Error:
+        streams.pop(int(handle), None)
         return _Error.success
 
-    def mem_get_info(device: int) -> tuple[int, int]:
-        return tuple(_state.C.memory_info(int(device)))
+    def mem_get_info(index: int) -> tuple[int, int]:
+        free, total = _state.C.memory_info(int(index))
+        return free, total
 
     def get_error_string(error: Any) -> str:
-        return _Error(int(error)).name.replace("_", " ")
+        return "no error" if int(error) == 0 else f"error {int(error)}"
 
-    functions = {
-        "HostRegister": host_register,
-        "HostUnregister": host_unregister,
-        "ProfilerStart": profiler_start,
-        "ProfilerStop": profiler_stop,
-        "MemGetInfo": mem_get_info,
-        "GetErrorString": get_error_string,
-    }
-    handle = SimpleNamespace(**{prefix + name: fn for name, fn in functions.items()})
-    setattr(handle, prefix + "Error", _Error)
-    handle.profiling = profiling
-    return handle
+    module = ModuleType(f"{_state.profile.module}._{_state.profile.upper}C._{prefix}rt")
+    functions = {"GetErrorString": get_error_string, "HostRegister": host_register,
+                 "HostUnregister": host_unregister, "StreamCreate": stream_create,
+                 "StreamDestroy": stream_destroy, "MemGetInfo": mem_get_info}
+    for name, function in functions.items():
+        setattr(module, prefix + name, function)
+    setattr(module, prefix + "Error", _Error)
+    return module
 
 
-def runtime_handle() -> SimpleNamespace:
+def runtime_handle() -> ModuleType:
+    """``musart()``: initialises the runtime, then returns the bindings (core/_lazy_init.py:140)."""
     global _handle
+    device._lazy_init()
     if _handle is None:
         _handle = _make()
     return _handle

@@ -29,6 +29,7 @@ class Vendor:
     collective: str
     visible_devices_env: str
     mapping_database: bool  # CUDA library names map to this vendor's (MUSA only)
+    counts_devices_at_import: bool  # `import torch_musa` fixes the visible devices
 
     @property
     def upper(self) -> str:
@@ -43,8 +44,8 @@ class Vendor:
 
 
 VENDORS = {
-    "musa": Vendor("musa", "torch_musa", "mccl", "MUSA_VISIBLE_DEVICES", True),
-    "mlu": Vendor("mlu", "torch_mlu", "cncl", "MLU_VISIBLE_DEVICES", False),
+    "musa": Vendor("musa", "torch_musa", "mccl", "MUSA_VISIBLE_DEVICES", True, True),
+    "mlu": Vendor("mlu", "torch_mlu", "cncl", "MLU_VISIBLE_DEVICES", False, False),
 }
 
 site = str(DEVICE_DIR / "sites" / VENDOR)

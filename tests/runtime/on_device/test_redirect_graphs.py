@@ -68,3 +68,10 @@ def test_no_dump_without_the_variable(vendor, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _capture()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cuda_graph_keep_graph(vendor):
+    """torch 2.8's CUDAGraph(keep_graph=...): the vendor's graph takes no argument."""
+    assert isinstance(torch.cuda.CUDAGraph(keep_graph=False), torch.cuda.CUDAGraph)
+    with pytest.raises(TypeError, match=f"{vendor.upper}Graph cannot keep its graph after capture"):
+        torch.cuda.CUDAGraph(keep_graph=True)

@@ -75,15 +75,41 @@ def test_ctypes_falls_back_to_the_prefix_rename(vendor, tmp_path):
 @pytest.mark.musa_only
 def test_cudart(vendor):
     runtime = torch.cuda.cudart()
-    assert runtime.cudaProfilerStart() == 0
-    assert runtime.cudaProfilerStop() == 0
     host = torch.empty(1024, dtype=torch.uint8)
-    assert runtime.cudaHostRegister(host.data_ptr(), host.numel(), 0) == 0
+    assert runtime.cudaHostRegister(host.data_ptr(), host.numel(), 0) == runtime.cudaError.success
     assert host.is_pinned()
     assert runtime.cudaHostUnregister(host.data_ptr()) == 0
     assert not host.is_pinned()
     free, total = runtime.cudaMemGetInfo(0)
     assert 0 < free <= total
+    torch.cuda.check_error(runtime.cudaError.success)
+    with pytest.raises(RuntimeError, match="MUSA runtime error 5"):
+        torch.cuda.check_error(5)
+
+
+@pytest.mark.musa_only
+def test_cudart_functions_the_vendor_does_not_bind(vendor):
+    """torch_musa's musart() binds no profiler functions: they are looked for in libmusart.so
+    (none here), and a name with no counterpart says so, at the user's call."""
+    runtime = torch.cuda.cudart()
+    bindings = r"torch_musa's runtime bindings \(torch.musa.musart\(\)\)"
+    with pytest.raises(AttributeError, match=bindings + " have no musaProfilerStart, and libmusart.so could not be loaded"):
+        runtime.cudaProfilerStart()
+    with pytest.raises(AttributeError, match=bindings + " have no musaProfilerStart"):
+        torch.cuda.profiler.start()
+    with pytest.raises(AttributeError, match=bindings + " have no musaDeviceReset, and torchada has no other way"):
+        runtime.cudaDeviceReset()
+    assert not hasattr(runtime, "cudaDeviceReset")
+
+
+def test_cuda_nccl(vendor):
+    """torch.cuda.nccl: the vendor's version(); torch's own is_available(); no direct collectives."""
+    assert torch.cuda.nccl.version() == (2, 11, 4)
+    with pytest.warns(UserWarning, match="not compiled with NCCL"):
+        assert torch.cuda.nccl.is_available([torch.ones(1).cuda()]) is False
+    with pytest.raises(RuntimeError, match=rf"torch.cuda.nccl.all_reduce has no {vendor.upper} counterpart"):
+        torch.cuda.nccl.all_reduce([torch.ones(1).cuda()])
+    assert torch.cuda.nccl.SUM == 0
 
 
 def test_accelerator_fallbacks(vendor):

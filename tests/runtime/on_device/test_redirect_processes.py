@@ -35,8 +35,24 @@ def test_cuda_visible_devices_set_after_import(vendor):
         "import os, torch, torchada; os.environ['CUDA_VISIBLE_DEVICES'] = '1'; "
         + REPORT.format(env=vendor.visible_devices_env)
     )
-    (count, mapped), _ = _run(vendor, script)
-    assert (count, mapped) == (1, "1")
+    (count, mapped), err = _run(vendor, script)
+    if vendor.counts_devices_at_import:  # torch_musa's import counted them: one warning says so
+        assert (count, mapped) == (2, None)
+        assert err.count("CUDA_VISIBLE_DEVICES=1 was not applied") == 1
+        assert f"{vendor.module} counts its devices when it is imported" in err
+    else:
+        assert (count, mapped) == (1, "1")
+        assert "not applied" not in err
+
+
+def test_cuda_visible_devices_with_the_vendor_imported_first(vendor):
+    script = f"import torch, {vendor.module}, torchada; " + REPORT.format(env=vendor.visible_devices_env)
+    (count, mapped), err = _run(vendor, script, CUDA_VISIBLE_DEVICES="1")
+    if vendor.counts_devices_at_import:
+        assert (count, mapped) == (2, None)
+        assert err.count("CUDA_VISIBLE_DEVICES=1 was not applied") == 1
+    else:
+        assert (count, mapped) == (1, "1")
 
 
 def test_cuda_visible_devices_overrides_a_vendor_value(vendor):
@@ -91,3 +107,27 @@ def test_build_hooks_install_when_cpp_extension_is_imported(vendor):
     assert done.returncode == 0, done.stderr[-3000:]
     expected = [[], ["install"]] if vendor.device == "musa" else [[], []]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == expected
+
+
+@pytest.mark.musa_only
+def test_cuda_profiler_calls_the_vendor_runtime_library(vendor, tmp_path):
+    """torch.cuda.profiler.start/stop/profile reach musaProfilerStart/Stop in libmusart.so, which
+    torch_musa's bindings lack."""
+    source = tmp_path / "musart.c"
+    source.write_text(textwrap.dedent("""
+        #include <stdio.h>
+        #include <stdlib.h>
+        static int mark(const char* what) {
+          FILE* log = fopen(getenv("PROFILER_LOG"), "a"); fputs(what, log); fclose(log); return 0;
+        }
+        int musaProfilerStart(void) { return mark("start "); }
+        int musaProfilerStop(void) { return mark("stop "); }
+    """))
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "libmusart.so"), str(source)], check=True)
+    log = tmp_path / "log"
+    script = ("import json, torch, torchada; torch.cuda.profiler.start(); torch.cuda.profiler.stop()\n"
+              "with torch.cuda.profiler.profile(): pass\n"
+              "print(json.dumps([torch.cuda.profiler.__name__, 0]))")
+    (name, _), _ = _run(vendor, script, LD_LIBRARY_PATH=str(tmp_path), PROFILER_LOG=str(log))
+    assert name == "torch.cuda.profiler"
+    assert log.read_text() == "start stop start stop "
