@@ -42,9 +42,12 @@ def install(name: str, module: ModuleType | None = None) -> ModuleType:
     torch.utils.rename_privateuse1_backend(profile.device)
     vendor = module if module is not None else ModuleType(profile.module)
     _populate(vendor, profile)
-    torch._register_device_module(profile.device, vendor)
+    torch.__setattr__(profile.device, vendor)  # not _register_device_module (torch_musa/__init__.py:50)
     torch.utils.generate_methods_for_privateuse1_backend(for_storage=True)
     sys.modules[profile.module] = vendor
+    # torch's device lazy-init imports "torch.<device>"; the vendor's patched torch imports
+    # "torch_<device>" instead (torch_patches/torch_csrc_utils_device_lazy_init.cpp.patch), which
+    # this vanilla torch cannot: the one sys.modules name the vendor does not set.
     sys.modules[f"torch.{profile.device}"] = vendor
     sys.modules.update(_submodules(vendor, profile))
     setattr(torch.version, profile.device, profile.version)
@@ -58,6 +61,8 @@ def install(name: str, module: ModuleType | None = None) -> ModuleType:
     setattr(vendor, profile.collective, collective.make_module(profile.module))
     if profile.counts_devices_at_import:
         vendor.device_count()
+    torch.cuda._lazy_init = vendor._lazy_init  # torch_musa/__init__.py:199-204
+    torch.cuda._lazy_call = vendor._lazy_call
     _installed = name
     return vendor
 
@@ -115,8 +120,8 @@ def _module(name: str, **attributes: Any) -> ModuleType:
 
 
 def _submodules(vendor: ModuleType, profile: Any) -> dict[str, ModuleType]:
-    """Every submodule of the vendor module, by its import names (``torch_musa.core.stream`` and
-    ``torch.musa.core.stream``), so ``import`` statements find them."""
+    """Every submodule of the vendor module, by its import name (``torch_musa.core.stream``; torch_musa
+    puts no ``torch.musa.*`` name in ``sys.modules``), so ``import`` statements find them."""
     found = {}
     for path in ("amp", "amp.common", "memory", "random", "graphs", "core", "core.device",
                  "core.stream", "core.memory", "core.random", "core.amp", "core._lazy_init",
@@ -124,8 +129,7 @@ def _submodules(vendor: ModuleType, profile: Any) -> dict[str, ModuleType]:
         module = vendor
         for part in path.split("."):
             module = getattr(module, part)
-        for root in (profile.module, f"torch.{profile.device}"):
-            found[f"{root}.{path}"] = module
+        found[f"{profile.module}.{path}"] = module
     return found
 
 

@@ -40,7 +40,7 @@ PROFILES = {
         runtime_prefix="musa",
         device_name="MTT S4000 (torchada test device)",
         capability=(2, 2),
-        arch_list=("mp_21", "mp_22", "mp_31"),
+        arch_list=("21", "22", "31"),  # _musa_getArchFlags().split() (core/device.py:167-174)
         version="4.3.0",
         counts_devices_at_import=True,  # torch_musa/_dynamo/__init__.py:15, core/device.py:144
     ),
