@@ -64,28 +64,34 @@ def test_cuda_visible_devices_overrides_a_vendor_value(vendor):
 
 
 def test_triton_extra_cuda(vendor, tmp_path):
-    # The layout of MUSA's Triton (triton.language.extra.musa), with the names torch reads.
-    package = tmp_path / "triton" / "language" / "extra"
-    package.mkdir(parents=True)
-    (tmp_path / "triton" / "__init__.py").write_text("__version__ = '3.2.0'\nfrom . import language\n")
-    (tmp_path / "triton" / "language" / "__init__.py").write_text(
-        "class dtype:\n    pass\nfrom . import extra\n")
-    (package / "__init__.py").write_text(f"from . import cuda, {vendor.device}\n")
-    (package / "cuda.py").write_text("BACKEND = 'cuda'\n")
-    (package / f"{vendor.device}.py").write_text(f"BACKEND = {vendor.device!r}\n")
+    """MUSA's Triton (docs/torch_musa.md): the backend is triton.backends.mtgpu and its language
+    module triton.language.extra.musa (with libdevice); there is no triton.language.extra.cuda."""
+    triton = tmp_path / "triton"
+    extra = triton / "language" / "extra"
+    (extra / vendor.device).mkdir(parents=True)
+    (triton / "backends" / "mtgpu").mkdir(parents=True)
+    (triton / "__init__.py").write_text("__version__ = '3.2.0'\nfrom . import language\n")
+    (triton / "backends" / "__init__.py").write_text("")
+    (triton / "backends" / "mtgpu" / "__init__.py").write_text("")
+    (triton / "language" / "__init__.py").write_text("class dtype:\n    pass\nfrom . import extra\n")
+    (extra / "__init__.py").write_text(f"from . import {vendor.device}\n")
+    (extra / vendor.device / "__init__.py").write_text(f"from . import libdevice\nBACKEND = {vendor.device!r}\n")
+    (extra / vendor.device / "libdevice.py").write_text(f"BACKEND = {vendor.device!r}\n")
     script = textwrap.dedent("""
         import json, sys, torch, torchada
+        import triton.backends.mtgpu
         import triton.language as tl
         from triton.language.extra import cuda
         import triton.language.extra.cuda as imported
-        print(json.dumps([tl.extra.cuda.BACKEND, cuda.BACKEND, imported.BACKEND]))
+        from triton.language.extra.cuda import libdevice
+        print(json.dumps([tl.extra.cuda.BACKEND, cuda.BACKEND, imported.BACKEND, libdevice.BACKEND]))
     """)
     environment = vendor.env()
     environment["PYTHONPATH"] = f"{tmp_path}:{environment['PYTHONPATH']}"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=environment, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [vendor.device] * 3
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [vendor.device] * 4
 
 
 def test_build_hooks_install_when_cpp_extension_is_imported(vendor):
