@@ -5,6 +5,8 @@ where the vendor's module lacks a name CUDA code asks it for). ``musa_name`` is 
 :meth:`Vendor.format` template resolved on the vendor's device module (``torch.musa``) unless it
 starts with ``torch.`` or ``triton.``. ``via`` names the builder of the replacement
 (``module:function``, called with the CUDA original and the vendor) where one is needed.
+``without`` says what the user gets where torch_musa lacks ``musa_name`` (its inventory,
+tests/musa_device/vendor, is checked against the table).
 
 Names under ``torch.cuda`` with no row resolve to the vendor's attribute of the same name; a
 public CUDA function the vendor lacks still runs, after one :class:`TorchadaWarning`.
@@ -35,6 +37,7 @@ class Redirect:
     musa_name: str | None
     kind: Kind
     via: str | None = None
+    without: str | None = None
 
 
 def _rows(kind: Kind, names: tuple[str, ...], via: str | None = None) -> tuple[Redirect, ...]:
@@ -49,9 +52,11 @@ REDIRECTS: tuple[Redirect, ...] = (
     R("torch.cuda", "", K.MODULE),
     R("torch.cuda.amp", "amp", K.MODULE),
     R("torch.cuda.memory", "memory", K.MODULE),
-    R("torch.cuda.random", "random", K.MODULE),
+    R("torch.cuda.random", "random", K.MODULE,
+      without="names resolve on torch.musa, which re-exports torch_musa.core.random's"),
     R("torch.cuda.graphs", "graphs", K.MODULE),
-    R("torch.cuda.streams", "streams", K.MODULE),
+    R("torch.cuda.streams", "streams", K.MODULE,
+      without="names resolve on torch.musa, which re-exports torch_musa.core.stream's"),
     # False on MUSA (see torchada.has_gpu()), unless TORCHADA_FORCE_CUDA_AVAILABLE=1.
     R("torch.cuda.is_available", None, K.WRAP, "_backends:is_available"),
     R("torch.cuda._is_compiled", None, K.WRAP, "_backends:is_compiled"),

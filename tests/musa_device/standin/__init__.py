@@ -80,6 +80,7 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
     for module in (device, memory, streams, rng, graphs):
         for attr in module.__all__:
             setattr(vendor, attr, getattr(module, attr))
+    graphs.graph.__signature__ = graphs._signature()  # type: ignore[attr-defined]
     graph_class = f"{profile.upper}Graph"
     graphs.Graph.__name__ = graphs.Graph.__qualname__ = graph_class
     for owner in (vendor, graphs):
@@ -87,7 +88,7 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
     setattr(vendor, f"{profile.upper}PluggableAllocator", _PluggableAllocator)
     setattr(vendor, profile.runtime_handle, runtime.runtime_handle)
     setattr(streams.Stream, f"{profile.device}_stream", property(lambda s: s.stream_id))
-    setattr(streams.Event, f"{profile.device}_event", property(lambda e: e.event_id))
+    setattr(streams.Event, f"{profile.device}_event", property(lambda e: e._event_id))
     amp.common = _module(f"{profile.module}.amp.common",
                          amp_definitely_not_available=lambda: not device.is_available())
     core = _module(f"{profile.module}.core", device=device, stream=streams, memory=memory,
@@ -96,8 +97,8 @@ def _populate(vendor: ModuleType, profile: Any) -> None:
                               _lazy_call=device._lazy_call, is_initialized=device.is_initialized)
     core._utils = _module(f"{profile.module}.core._utils", _get_device_index=torch._utils._get_device_index,
                           **{f"_get_{profile.device}_device_index": device._get_device_index})
-    for name, value in dict(amp=amp, memory=memory, random=rng, graphs=graphs, core=core,
-                            _utils=core._utils, OutOfMemoryError=torch.OutOfMemoryError,
+    for name, value in dict(amp=amp, memory=memory, graphs=graphs, core=core,
+                            OutOfMemoryError=torch.OutOfMemoryError,
                             __version__=profile.version).items():
         setattr(vendor, name, value)
     setattr(vendor, f"_{profile.upper}C", _state.C)
@@ -123,7 +124,7 @@ def _submodules(vendor: ModuleType, profile: Any) -> dict[str, ModuleType]:
     """Every submodule of the vendor module, by its import name (``torch_musa.core.stream``; torch_musa
     puts no ``torch.musa.*`` name in ``sys.modules``), so ``import`` statements find them."""
     found = {}
-    for path in ("amp", "amp.common", "memory", "random", "graphs", "core", "core.device",
+    for path in ("amp", "amp.common", "memory", "graphs", "core", "core.device",
                  "core.stream", "core.memory", "core.random", "core.amp", "core._lazy_init",
                  "core._utils"):
         module = vendor

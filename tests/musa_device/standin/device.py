@@ -14,7 +14,7 @@ __all__ = [
     "_exchange_device", "_is_in_bad_fork", "_lazy_call", "_lazy_init",
     "_maybe_exchange_device", "can_device_access_peer", "current_device", "device", "device_count",
     "device_of", "get_amp_supported_dtype", "get_arch_list", "get_device_capability",
-    "get_device_name", "get_device_properties", "init", "is_available", "is_bf16_supported",
+    "get_device_name", "get_device_properties", "is_available", "is_bf16_supported",
     "is_initialized", "is_tf32_supported", "set_device", "synchronize",
 ]
 

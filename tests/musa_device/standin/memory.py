@@ -10,8 +10,7 @@ from . import _state
 from .device import _get_device_index
 
 __all__ = [
-    "empty_cache", "get_allocator_backend", "max_memory_allocated", "max_memory_cached",
-    "max_memory_reserved", "mem_get_info", "memory_allocated", "memory_cached", "memory_reserved",
+    "empty_cache", "get_allocator_backend", "max_memory_allocated", "max_memory_reserved", "mem_get_info", "memory_allocated", "memory_reserved",
     "memory_snapshot", "memory_stats", "memory_stats_as_nested_dict", "memory_summary",
     "reset_accumulated_memory_stats", "reset_max_memory_allocated", "reset_max_memory_cached",
     "reset_peak_memory_stats", "set_per_process_memory_fraction", "use_mem_pool",
@@ -54,8 +53,6 @@ def max_memory_reserved(device: Any = None) -> int:
     return memory_stats(device)["reserved_bytes.all.peak"]
 
 
-memory_cached = memory_reserved
-max_memory_cached = max_memory_reserved
 
 
 def reset_peak_memory_stats(device: Any = None) -> None:

@@ -131,5 +131,5 @@ class Event:
         raise NotImplementedError(msg)
 
     @property
-    def event_id(self) -> int:
+    def _event_id(self) -> int:
         return self._event.event_id

@@ -10,3 +10,4 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from standin import install  # noqa: E402
 
 install("mlu", sys.modules[__name__])
+del sys, Path, install  # the vendor module holds only the vendor's names
