@@ -98,17 +98,23 @@ def is_nccl_available(original: Callable[..., Any], vendor: Vendor) -> Callable[
 
 def nccl(original: ModuleType, vendor: Vendor) -> ModuleType:
     """``torch.cuda.nccl``: the vendor's collective module's names (torch_musa's ``mccl`` has
-    ``version()`` only: docs/torch_musa.md); where it has none, torch's own ``is_available`` (False:
-    this torch has no NCCL bindings) and, for the direct collectives, an error that says so."""
+    ``version()`` only: docs/torch_musa.md); where it has none, ``is_available()`` is False (a CUDA
+    build of torch would answer for NCCL, which the vendor's tensors never reach) and the direct
+    collectives raise an error that says so."""
     collective = getattr(vendor.device_module(), vendor.collective)
     module = ModuleType(original.__name__, original.__doc__)
     for name, value in vars(original).items():
         direct = isinstance(value, FunctionType) and value.__module__ == original.__name__
-        if direct and not name.startswith("_") and name != "is_available":
-            value = _no_direct_collective(name, value, vendor)
+        if direct and not name.startswith("_"):
+            value = _not_available if name == "is_available" else _no_direct_collective(name, value, vendor)
         module.__dict__.setdefault(name, value)
     module.__dict__.update((name, value) for name, value in vars(collective).items() if not name.startswith("__"))
     return module
+
+
+def _not_available(tensors: Any = ()) -> bool:
+    """``torch.cuda.nccl.is_available(tensors)``: no direct collectives on the vendor's tensors."""
+    return False
 
 
 def _no_direct_collective(name: str, function: Callable[..., Any], vendor: Vendor) -> Callable[..., Any]:

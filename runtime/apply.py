@@ -38,7 +38,7 @@ def _build(row: Redirect, original: Any, vendor: Vendor) -> Any:
         return _vendor_attribute(vendor.format(row.musa_name or ""), vendor)
     if row.kind is Kind.CONSTANT:
         return vendor.format(row.musa_name or "")
-    if original is MISSING and row.kind is not Kind.FALLBACK:
+    if original is MISSING and row.kind not in (Kind.FALLBACK, Kind.REPLACE):
         return MISSING
     if row.kind is Kind.DEVICE_ARGS:
         value = _device.device_args(original)

@@ -28,6 +28,7 @@ class Kind(enum.Enum):
     DEVICE_ARGS = "device_args"  # the original, with CUDA device arguments translated
     PROPERTY = "property"  # on a vendor class, reads the vendor's attribute `musa_name`
     FALLBACK = "fallback"  # the vendor's attribute (or what `via` builds), only where torch has none
+    REPLACE = "replace"  # what `via` builds, whether torch has the attribute (a CUDA build) or not
     CONSTANT = "constant"  # the string `musa_name`
 
 
@@ -62,7 +63,7 @@ REDIRECTS: tuple[Redirect, ...] = (
     R("torch.cuda._is_compiled", None, K.WRAP, "_backends:is_compiled"),
     R("torch.{device}._is_compiled", None, K.FALLBACK, "_backends:is_compiled"),
     R("torch.backends.cuda.is_built", None, K.WRAP, "_backends:is_built"),
-    R("torch._C._cuda_getCurrentRawStream", None, K.FALLBACK, "_backends:raw_stream"),
+    R("torch._C._cuda_getCurrentRawStream", None, K.REPLACE, "_backends:raw_stream"),
     R("torch._C._cuda_CUDAAllocator_AllocatorState", None, K.FALLBACK,
       "_backends:allocator_state"),
     R("torch.cuda.CUDAGraph", "{DEVICE}Graph", K.WRAP, "_graphs:graph_class"),

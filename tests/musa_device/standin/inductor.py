@@ -24,7 +24,6 @@ def _define() -> None:
     from torch._inductor.codegen.cpp import CppScheduling
     from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-    from torch._inductor.codegen.wrapper_fxir import WrapperFxCodegen
 
     device = _state.profile.device
 
@@ -73,11 +72,17 @@ def _define() -> None:
         "Scheduling": CppScheduling,
         "PythonWrapperCodegen": WrapperCodegen,
         "CppWrapperCodegen": CppWrapperCpu,
-        "WrapperFxCodegen": WrapperFxCodegen,
     })
+    try:  # torch 2.8 and later ask for it too
+        from torch._inductor.codegen.wrapper_fxir import WrapperFxCodegen
+    except ImportError:
+        return
+    _classes["WrapperFxCodegen"] = WrapperFxCodegen
 
 
 def backend_attribute(name: str) -> Any:
     if not _classes:
         _define()
+    if name not in _classes:
+        raise AttributeError(name)
     return _classes[name]
