@@ -108,6 +108,6 @@ def profiler(original: ModuleType, vendor: Vendor) -> Any:
     if not vendor.mapping_database:
         return MISSING
     cuda = sys.modules["torch.cuda"]
-    original.cudart = cuda.cudart
-    original.check_error = cuda.check_error
+    for name in ("cudart", "check_error"):
+        setattr(original, name, getattr(cuda, name))
     return original

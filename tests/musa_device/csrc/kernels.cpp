@@ -8,6 +8,7 @@
 #include "standin.h"
 
 #include <ATen/EmptyTensor.h>
+#include <ATen/core/VariableHooksInterface.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/native/CPUFallback.h>
 #include <ATen/ops/_local_scalar_dense.h>
@@ -288,25 +289,55 @@ TORCH_LIBRARY_IMPL(_, AutocastPrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFallthrough());
 }
 
+// An operator with a kernel for the backend and none for autograd (a custom operator) reaches
+// torch's basic autograd fallback, which PyTorch registers for AutogradPrivateUse1 only after
+// 2.7; before, the backend registers it, as torch_musa does (VariableFallbackKernel_musa.cpp).
+// So the device registers it where torch has none.
+namespace {
+
+void autograd_fallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                       torch::jit::Stack* stack) {
+  if (!at::impl::HasVariableHooks()) {  // a build without autograd
+    op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+    return;
+  }
+  at::impl::GetVariableHooks()->basic_autograd_not_implemented_fallback(op, keys, stack);
+}
+
+const bool g_autograd_fallback = [] {
+  constexpr auto key = c10::DispatchKey::AutogradPrivateUse1;
+  if (!c10::Dispatcher::singleton().hasBackendFallbackForDispatchKey(key)) {
+    static torch::Library library(torch::Library::IMPL, "_", key, __FILE__, __LINE__);
+    library.fallback(torch::CppFunction::makeFromBoxedFunction<&autograd_fallback>());
+  }
+  return true;
+}();
+
+}  // namespace
+
 // ---- graphs --------------------------------------------------------------------------------
 
 namespace {
 std::atomic<RecordedGraph*> g_capturing{nullptr};
-std::atomic<c10::CaptureId_t> g_next_pool{1};
+std::atomic<MempoolId::first_type> g_next_pool{1};
 }  // namespace
 
 RecordedGraph* capturing_graph() { return g_capturing.load(); }
 
-c10::MempoolId_t graph_pool_handle() { return {0, g_next_pool++}; }
-
-RecordedGraph::RecordedGraph(at::GraphImplArgs /*args*/) {}
+MempoolId graph_pool_handle() { return {0, g_next_pool++}; }
 
 RecordedGraph::~RecordedGraph() {
   RecordedGraph* self = this;
   g_capturing.compare_exchange_strong(self, nullptr);
 }
 
-void RecordedGraph::capture_begin(c10::MempoolId_t pool, at::GraphCaptureMode /*mode*/) {
+#if STANDIN_GRAPH_IMPL
+RecordedGraph::RecordedGraph(at::GraphImplArgs /*args*/) {}
+void RecordedGraph::capture_begin(MempoolId pool, at::GraphCaptureMode /*mode*/) {
+#else
+RecordedGraph::RecordedGraph() = default;
+void RecordedGraph::capture_begin(MempoolId pool) {
+#endif
   TORCH_CHECK(!captured_, "This ", backend_upper(), "Graph instance already owns a captured "
               "graph. To capture a new graph, create a new instance.");
   DeviceIndex device = current_device();
@@ -316,7 +347,7 @@ void RecordedGraph::capture_begin(c10::MempoolId_t pool, at::GraphCaptureMode /*
   RecordedGraph* expected = nullptr;
   TORCH_CHECK(g_capturing.compare_exchange_strong(expected, this),
               "another graph capture is already in progress");
-  pool_ = (pool.first == 0 && pool.second == 0) ? c10::MempoolId_t{g_next_pool++, 0} : pool;
+  pool_ = (pool.first == 0 && pool.second == 0) ? MempoolId{g_next_pool++, 0} : pool;
   calls_.clear();
 }
 
@@ -368,9 +399,11 @@ void RecordedGraph::debug_dump(const std::string& path) {
 }
 
 void register_graph_impl(const std::string& backend_upper_name) {
+#if STANDIN_GRAPH_IMPL
   at::GraphImplRegistry()->Register(backend_upper_name, [](at::GraphImplArgs args) {
     return std::unique_ptr<at::GraphImplInterface>(new RecordedGraph(args));
   });
+#endif
 }
 
 }  // namespace standin

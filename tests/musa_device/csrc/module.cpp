@@ -57,12 +57,12 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("set_memory_fraction", [](double fraction, int64_t index) {
     standin::set_memory_fraction(fraction, checked(index));
   });
-  m.def("empty_cache", [] { standin::device_allocator()->emptyCache(); });
+  m.def("empty_cache", [] { standin::empty_cache(); });
   m.def("reset_peak_stats", [](int64_t index) {
-    standin::device_allocator()->resetPeakStats(checked(index));
+    standin::reset_peak_stats(checked(index));
   });
   m.def("reset_accumulated_stats", [](int64_t index) {
-    standin::device_allocator()->resetAccumulatedStats(checked(index));
+    standin::reset_accumulated_stats(checked(index));
   });
   m.def("host_register", [](uintptr_t ptr, size_t size) {
     return standin::host_register(reinterpret_cast<void*>(ptr), size);

@@ -3,11 +3,12 @@
 // synchronous, so stream and event operations only keep the bookkeeping a program can observe.
 #include "standin.h"
 
-#include <ATen/core/CachingHostAllocator.h>
 #include <ATen/detail/PrivateUse1HooksInterface.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <c10/core/DeviceGuard.h>
+#include <c10/util/ApproximateClock.h>
 #include <c10/util/Exception.h>
+#include <torch/csrc/profiler/stubs/base.h>
 
 #include <algorithm>
 #include <array>
@@ -124,7 +125,7 @@ struct Block {
   size_t requested;
 };
 
-class DeviceMemory final : public c10::DeviceAllocator {
+class DeviceMemory final : public DeviceAllocatorBase {
  public:
   c10::DataPtr allocate(size_t nbytes) override {
     DeviceIndex device = current_device();
@@ -135,17 +136,17 @@ class DeviceMemory final : public c10::DeviceAllocator {
   void copy_data(void* dest, const void* src, std::size_t count) const override {
     std::memcpy(dest, src, count);
   }
-  bool initialized() override { return true; }
-  void emptyCache(c10::MempoolId_t /*pool*/) override {
+  bool initialized() STANDIN_ALLOCATOR_OVERRIDE { return true; }
+  void emptyCache(MempoolId /*pool*/ = {0, 0}) STANDIN_ALLOCATOR_OVERRIDE {
     std::lock_guard<std::mutex> lock(mutex_);
     for (DeviceIndex device = 0; device < kMaxDevices; ++device) free_cached(device);
   }
-  void recordStream(const c10::DataPtr& /*ptr*/, c10::Stream /*stream*/) override {}
-  DeviceStats getDeviceStats(DeviceIndex device) override {
+  void recordStream(const c10::DataPtr& /*ptr*/, c10::Stream /*stream*/) STANDIN_ALLOCATOR_OVERRIDE {}
+  DeviceStats getDeviceStats(DeviceIndex device) STANDIN_ALLOCATOR_OVERRIDE {
     std::lock_guard<std::mutex> lock(mutex_);
     return stats_.at(device);
   }
-  void resetAccumulatedStats(DeviceIndex device) override {
+  void resetAccumulatedStats(DeviceIndex device) STANDIN_ALLOCATOR_OVERRIDE {
     std::lock_guard<std::mutex> lock(mutex_);
     DeviceStats& s = stats_.at(device);
     for (StatArray* array : arrays(s)) {
@@ -153,13 +154,13 @@ class DeviceMemory final : public c10::DeviceAllocator {
     }
     s.num_alloc_retries = s.num_ooms = s.num_device_alloc = s.num_device_free = 0;
   }
-  void resetPeakStats(DeviceIndex device) override {
+  void resetPeakStats(DeviceIndex device) STANDIN_ALLOCATOR_OVERRIDE {
     std::lock_guard<std::mutex> lock(mutex_);
     for (StatArray* array : arrays(stats_.at(device))) {
       for (auto& stat : *array) stat.reset_peak();
     }
   }
-  std::pair<size_t, size_t> getMemoryInfo(DeviceIndex device) override {
+  std::pair<size_t, size_t> getMemoryInfo(DeviceIndex device) STANDIN_ALLOCATOR_OVERRIDE {
     std::lock_guard<std::mutex> lock(mutex_);
     size_t total = capacity();
     size_t reserved = stats_.at(device).reserved_bytes[0].current;
@@ -281,7 +282,7 @@ REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &g_device_memory)
 
 // ---- pinned host memory ----------------------------------------------------------------------
 
-class HostMemory final : public at::HostAllocator {
+class HostMemory final : public HostAllocatorBase {
  public:
   at::DataPtr allocate(size_t nbytes) override {
     void* ptr = nbytes == 0 ? nullptr : std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
@@ -292,11 +293,13 @@ class HostMemory final : public at::HostAllocator {
   void copy_data(void* dest, const void* src, std::size_t count) const override {
     std::memcpy(dest, src, count);
   }
+#if STANDIN_HOST_ALLOCATOR
   bool record_event(void*, void*, c10::Stream) override { return true; }
   void empty_cache() override {}
   at::HostStats get_stats() override { return {}; }
   void reset_accumulated_stats() override {}
   void reset_peak_stats() override {}
+#endif
 
   void add_range(void* ptr, size_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -327,7 +330,9 @@ void HostMemory::release_host(void* ptr) {
   if (ptr != nullptr && g_host_memory.remove_range(ptr)) std::free(ptr);
 }
 
+#if STANDIN_HOST_ALLOCATOR
 REGISTER_HOST_ALLOCATOR(at::kPrivateUse1, &g_host_memory)
+#endif
 
 // ---- streams and events --------------------------------------------------------------------
 
@@ -394,7 +399,7 @@ struct Guard final : public c10::impl::DeviceGuardImplInterface {
   void synchronizeStream(const c10::Stream&) const override {}
   void synchronizeEvent(void*) const override {}
   void synchronizeDevice(const DeviceIndex) const override {}
-  bool isStreamCapturing(const c10::Stream&) const override {
+  bool isStreamCapturing(const c10::Stream&) const STANDIN_CAPTURE_OVERRIDE {
     return capturing_graph() != nullptr;
   }
   void recordDataPtrOnStream(const c10::DataPtr&, const c10::Stream&) const override {}
@@ -409,6 +414,43 @@ struct Guard final : public c10::impl::DeviceGuardImplInterface {
 };
 
 C10_REGISTER_GUARD_IMPL(PrivateUse1, Guard);
+
+// ---- profiler ------------------------------------------------------------------------------
+// The profiler's PrivateUse1 methods, which torch_musa registers too (csrc/profiler/stubs.cpp):
+// without them torch 2.7's profiler fails every operator recorded with a PrivateUse1 activity
+// ("PrivateUse1 used in profiler but not enabled"). An event is the time it was recorded.
+
+using torch::profiler::impl::ProfilerVoidEventStub;
+
+struct ProfilerMethods final : public torch::profiler::impl::ProfilerStubs {
+  void record(DeviceIndex* device, ProfilerVoidEventStub* event, int64_t* cpu_ns) const override {
+    if (device != nullptr) *device = current_device();
+    *event = std::make_shared<double>(now_ms());
+    if (cpu_ns != nullptr) *cpu_ns = c10::getTime();
+  }
+  float elapsed(const ProfilerVoidEventStub* start, const ProfilerVoidEventStub* end) const override {
+    double ms = *static_cast<const double*>(end->get()) - *static_cast<const double*>(start->get());
+    return static_cast<float>(ms * 1000.0);  // microseconds, as CUDA's methods return
+  }
+  void mark(const char* /*name*/) const override {}
+  void rangePush(const char* /*name*/) const override {}
+  void rangePop() const override {}
+  void onEachDevice(std::function<void(int)> op) const override {
+    c10::OptionalDeviceGuard guard;
+    for (DeviceIndex index = 0; index < device_count(); ++index) {
+      guard.reset_device(c10::Device(c10::DeviceType::PrivateUse1, index));
+      op(index);
+    }
+  }
+  void synchronize() const override {}
+  bool enabled() const override { return true; }
+};
+
+const bool g_profiler_registered = [] {
+  static ProfilerMethods methods;
+  torch::profiler::impl::registerPrivateUse1Methods(&methods);
+  return true;
+}();
 
 // ---- hooks ---------------------------------------------------------------------------------
 
@@ -452,7 +494,10 @@ const bool g_hooks_registered = [] {
 
 }  // namespace
 
-c10::DeviceAllocator* device_allocator() { return &g_device_memory; }
+c10::Allocator* device_allocator() { return &g_device_memory; }
+void empty_cache() { g_device_memory.emptyCache(); }
+void reset_peak_stats(DeviceIndex index) { g_device_memory.resetPeakStats(index); }
+void reset_accumulated_stats(DeviceIndex index) { g_device_memory.resetAccumulatedStats(index); }
 
 std::map<std::string, int64_t> memory_stats(DeviceIndex index) {
   check_index(index);

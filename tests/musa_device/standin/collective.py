@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 import torch.distributed as dist
+from torch._C._distributed_c10d import AllgatherOptions  # torch.distributed has it after 2.7 only
 
 from . import _state
 
@@ -77,7 +78,7 @@ class StagedProcessGroup(dist.ProcessGroup):
     def allgather(self, outputs: list[list[torch.Tensor]], inputs: list[torch.Tensor],
                   opts: Any = None) -> _Done:
         host_outputs = [_host(group) for group in outputs]
-        self._gloo.allgather(host_outputs, _host(inputs), opts or dist.AllgatherOptions()).wait()
+        self._gloo.allgather(host_outputs, _host(inputs), opts or AllgatherOptions()).wait()
         for group, host in zip(outputs, host_outputs, strict=True):
             _copy_back(group, host)
         return _Done(outputs)

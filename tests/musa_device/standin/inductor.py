@@ -57,16 +57,30 @@ def _define() -> None:
                                                     partition_signatures)
             return WrapperCodegen()
 
-        def _generate_kernel_call_helper(self, kernel_name: str, call_args: Any, *,
-                                         device: Any = None, **kwargs: Any) -> Any:
+        @staticmethod
+        def _kernel_device(device: Any) -> Any:
             from torch._inductor.virtualized import V
 
             device = device or V.graph.get_current_device_or_throw()
             if device.type == _state.profile.device:
                 device = torch.device("cpu")  # the kernels are C++ CPU kernels on host memory
-            return super()._generate_kernel_call_helper(kernel_name, call_args, device=device,
-                                                        **kwargs)
+            return device
 
+        def generate_kernel_call(self, kernel_name: str, call_args: Any, *, device: Any = None,
+                                 **kwargs: Any) -> Any:
+            # torch 2.7 writes the call here; later versions in _generate_kernel_call_helper
+            return super().generate_kernel_call(kernel_name, call_args,
+                                                device=self._kernel_device(device), **kwargs)
+
+        def _generate_kernel_call_helper(self, kernel_name: str, call_args: Any, *,
+                                         device: Any = None, **kwargs: Any) -> Any:
+            return super()._generate_kernel_call_helper(
+                kernel_name, call_args, device=self._kernel_device(device), **kwargs)
+
+    from torch._inductor.codegen.common import get_device_op_overrides
+
+    # torch 2.7 fills in its own devices' overrides only while the table is empty: first theirs.
+    get_device_op_overrides("cpu")
     register_device_op_overrides(device, Overrides())
     _classes.update({
         "Scheduling": CppScheduling,
