@@ -5,7 +5,9 @@ see runtime_pypi.py); the ``native`` column is the same work spelled for MUSA di
 (``torch.musa.device_count()``, ``torch.device("musa")``, ``x.musa()``), measured in our process.
 ``tensor.cuda()`` is measured on a tensor already on the device, so it is the redirect's cost.
 
-Usage: ``python benchmarks/runtime_overhead.py``. Prints ns per call and ours/torchada.
+Usage: ``python benchmarks/runtime_overhead.py``. Prints ns per call and ours/torchada. On torch
+2.7.1 (what torch_musa v2.7.1 is built on): ``"$(python tests/torch_venvs.py)/bin/python"
+benchmarks/runtime_overhead.py``. Where PyPI's torchada cannot start, its column says why.
 """
 
 from __future__ import annotations
@@ -42,22 +44,35 @@ MEASURE = textwrap.dedent("""
 """)
 
 
+class MeasureError(RuntimeError):
+    """The measuring process failed; the message is its last line of error output."""
+
+
 def measure(python: str) -> dict[str, list[float]]:
     done = subprocess.run([python, "-c", MEASURE], cwd=ROOT, env=device_env("musa"),
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
-        sys.exit(f"runtime_overhead: measuring with {python} failed:\n{done.stderr[-3000:]}")
+        lines = done.stderr.strip().splitlines() or ["(no output)"]
+        raise MeasureError(lines[-1])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
+    import torch
+
     ours = measure(sys.executable)
-    theirs = measure(str(pypi_python()))
+    try:
+        theirs: dict[str, list[float]] | None = measure(str(pypi_python()))
+    except MeasureError as error:
+        theirs, failure = None, str(error)
+    print(f"torch {torch.__version__}")
     print(f"{'call':<32}{'native ns':>11}{'ours ns':>10}{'torchada ns':>13}{'ours/torchada':>15}")
     for name, (cuda, native) in ours.items():
-        other = theirs[name][0]
-        print(f"{name:<32}{native:>11.0f}{cuda:>10.0f}{other:>13.0f}{cuda / other:>15.2f}")
+        other = f"{theirs[name][0]:>13.0f}{cuda / theirs[name][0]:>15.2f}" if theirs else f"{'-':>13}{'-':>15}"
+        print(f"{name:<32}{native:>11.0f}{cuda:>10.0f}{other}")
     print(f"(torchada {PYPI_VERSION} from PyPI; native = the MUSA spelling in our process)")
+    if theirs is None:
+        print(f"torchada {PYPI_VERSION} does not start on this torch: {failure}")
     return 0
 
 
