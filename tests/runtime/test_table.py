@@ -22,7 +22,7 @@ def test_one_row_per_attribute():
 def test_row_is_complete(row):
     if row.kind in NEEDS_TARGET and row.via is None:
         assert row.musa_name is not None
-    if row.kind is Kind.WRAP or (row.kind is Kind.FALLBACK and row.via is not None):
+    if row.kind in (Kind.WRAP, Kind.REPLACE) or (row.kind is Kind.FALLBACK and row.via is not None):
         module, _, function = row.via.partition(":")
         assert callable(getattr(importlib.import_module(f"torchada.{module}"), function))
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,7 @@ def is_available() -> bool:
     return device_count() > 0
 
 
+@functools.lru_cache(maxsize=1)  # as torch_musa's (core/device.py:144)
 def device_count() -> int:
     return _state.C.device_count()
 
