@@ -3,6 +3,7 @@ vendor-side name the table uses is one torch_musa has, or its row says what the 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,9 @@ INVENTORY = Path(__file__).resolve().parents[1] / "musa_device" / "vendor" / "to
 MUSA = vendor_for("musa")
 
 
+@functools.cache
 def inventory() -> dict[str, tuple[str, str, str]]:
-    """name -> (kind, signature, note)."""
+    """name -> (kind, signature, note), read once."""
     rows = {}
     for line in INVENTORY.read_text().splitlines()[1:]:
         name, kind, signature, _source, note = line.split("\t")

@@ -7,6 +7,7 @@ parameters: the device can only agree with the vendor, never with torchada's own
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 from pathlib import Path
@@ -26,7 +27,8 @@ DEVICE_ONLY = {
 }
 
 
-def _torchada_adds() -> set[str]:
+@functools.cache
+def _torchada_adds() -> frozenset[str]:
     """What torchada's table puts on the vendor's module and classes (``_is_compiled``, ``cuda_stream``)."""
     from torchada.redirects import REDIRECTS, Kind
     from torchada.vendors import vendor_for
@@ -40,7 +42,7 @@ def _torchada_adds() -> set[str]:
             added.add(name.replace("torch.musa.", "torch_musa.", 1))
         elif row.kind is Kind.PROPERTY:
             added.add("torch_musa." + name.removeprefix("torch.cuda."))
-    return added
+    return frozenset(added)
 
 
 def _canonical(rows: dict[str, tuple[str, str, str]], name: str) -> str:
