@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .parse import ParsedArgs
 
-__all__ = ["GpuTargets", "arch_number", "requested_targets"]
+__all__ = ["GpuTargets", "arch_number", "musa_arch_list", "requested_targets"]
 
 _NAME = re.compile(r"(sm|compute|lto)_(\d+)[af]?")
+_MUSA_ENTRY = re.compile(r"(?:mp_)?(\d)\.?(\d)")
 _SPECIAL = ("all", "all-major", "native")
 
 
@@ -106,3 +107,28 @@ def requested_targets(parsed: ParsedArgs) -> GpuTargets:
         virtual.append(arch_number(arch_name)[1])
         _codes(spec_codes, virtual, real)
     return GpuTargets(_unique(virtual), _unique(real), special)
+
+
+def musa_arch_list(value: str, known: tuple[str, ...]) -> list[str]:
+    """``"21;22"`` (torch_musa's spelling; also ``mp_22``, ``2.2``, ``,`` and spaces) → ``['mp_21', 'mp_22']``.
+
+    Raises ``ValueError(entry)`` for an entry that is not one of ``known``, or the whole value when it
+    names none.
+
+    >>> musa_arch_list("31;mp_21 2.2", ("mp_21", "mp_22", "mp_31"))
+    ['mp_31', 'mp_21', 'mp_22']
+    """
+    arches: list[str] = []
+    for entry in re.split(r"[;, ]+", value.strip()):
+        if not entry:
+            continue
+        match = _MUSA_ENTRY.fullmatch(entry)
+        arch = f"mp_{match.group(1)}{match.group(2)}" if match else ""
+        if arch not in known:
+            raise ValueError(entry)
+        if arch not in arches:
+            arches.append(arch)
+    if not arches:
+        raise ValueError(value)
+    return arches
+

@@ -20,7 +20,7 @@ from hipify_like.files import write_atomically
 __all__ = ["DbFacts", "get_db_facts", "translator_fingerprint"]
 
 _SM_RANGE = range(10, 200)
-_FORMAT = 1
+_FORMAT = 2
 
 
 def _hipify_like_dir() -> Path:
@@ -35,7 +35,7 @@ def translator_fingerprint() -> str:
     """Changes whenever the translator's code or mapping data changes (or is merely touched)."""
     root = _hipify_like_dir()
     digest = hashlib.sha256()
-    for path in sorted([*root.glob("*.py"), *root.glob("data/*.tsv"), *root.glob("data/inventory/*.tsv")]):
+    for path in sorted([*root.glob("*.py"), *root.glob("data/*.tsv"), *root.glob("data/*/*.tsv")]):
         stat = path.stat()
         digest.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()[:20]
@@ -48,6 +48,11 @@ class DbFacts:
     musa_for_sm: dict[int, str]
     """``sm_NN`` → ``mp_XX`` for every NN in 10..199, from the one arch table."""
     musa_arches: tuple[str, ...]
+    """The MUSA architectures that are the tier of a CUDA architecture."""
+    musa_targets: tuple[str, ...]
+    """Every MUSA architecture torch_musa builds for (``data/architectures/musa.tsv``)."""
+    cuda_for_musa: dict[str, int]
+    """``mp_XX`` → the ``sm_NN`` standing for it (``hipify_like.arch.ArchTable.cuda_for``)."""
     table_sms: tuple[int, ...]
     """The ``sm_NN`` the arch table lists (each maps to its tier; others map to the nearest lower)."""
     libraries: dict[str, str]
@@ -79,6 +84,8 @@ def _compute() -> DbFacts:
         version=compute_version(),
         musa_for_sm={sm: table.musa_for_sm(sm) for sm in _SM_RANGE},
         musa_arches=table.musa_arches,
+        musa_targets=tuple(a.name for a in table.targets),
+        cuda_for_musa={a.name: table.cuda_for(a.name) for a in table.targets},
         table_sms=tuple(sorted(table.by_sm)),
         libraries={e.cuda: e.musa for e in renamed if e.kind is Kind.LIBRARY},
         macros={e.cuda: e.musa for e in renamed if e.kind is Kind.MACRO},
@@ -94,6 +101,8 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
             data["version"],
             {int(k): v for k, v in data["musa_for_sm"].items()},
             tuple(data["musa_arches"]),
+            tuple(data["musa_targets"]),
+            data["cuda_for_musa"],
             tuple(data["table_sms"]),
             data["libraries"],
             data["macros"],
@@ -106,6 +115,8 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
         "version": facts.version,
         "musa_for_sm": facts.musa_for_sm,
         "musa_arches": facts.musa_arches,
+        "musa_targets": facts.musa_targets,
+        "cuda_for_musa": facts.cuda_for_musa,
         "table_sms": facts.table_sms,
         "libraries": facts.libraries,
         "macros": facts.macros,

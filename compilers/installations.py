@@ -81,7 +81,9 @@ class MusaInstallation(_Record):
 
     @property
     def lib_dir(self) -> Path:
-        return _path(os.path.join(self._home, "lib"))
+        """``lib64`` when the SDK has one, else ``lib``: torch_musa's choice (``musa_extension.py:899-906``)."""
+        lib64 = os.path.join(self._home, "lib64")
+        return _path(lib64 if os.path.isdir(lib64) else os.path.join(self._home, "lib"))
 
     @property
     def is_valid(self) -> bool:

@@ -101,7 +101,7 @@ OPTIONS: tuple[Option, ...] = (
         loopback=_pass("the plan's device-only job: nvcc -cuda on the translated unit", DRIVER),
     ),
     Option("--cudadevrt", "-cudadevrt", SEPARATE, FILE, "device runtime to link: none or static",
-        mcc=_drop("MUSA has no separate device runtime library to link"),
+        mcc=_translate("static: the device link of relocatable device code adds -lmusadevrt (MT-DeepEP's CMake links it); none: it does not", DEVICE_LINK),
         loopback=_translate("the device runtime on the host link, as nvcc", LINK),
         choices=("none", "static"),
     ),

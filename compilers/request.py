@@ -56,6 +56,7 @@ class DependencyMode(enum.Enum):
 
 _SUFFIXES = {
     ".cu": Language.CUDA,
+    ".mu": Language.CUDA,  # a MUSA source (torch_musa's MUSAExtension compiles .mu with mcc)
     ".c": Language.C,
     ".i": Language.C,
     ".cc": Language.CXX,

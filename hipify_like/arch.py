@@ -6,22 +6,31 @@ sm_80), so an architecture guard keeps its meaning: ``__CUDA_ARCH__ >= 800`` hol
 architecture exactly when its tier's lowest CUDA value is at least 800. ``__MUSA_ARCH__`` is the
 ``mp_`` number times ten (mp_22 → 220).
 
+``data/architectures/musa.tsv`` lists every MUSA architecture torch_musa builds for (its
+``MUSAExtension`` accepts 10, 21, 22, 31 and 32), with its GPUs, warp width and evidence; two of them
+(mp_10, mp_32) are the tier of no CUDA architecture.
+
     >>> table = get_arch_table()
     >>> table.musa_for_sm(86)
     'mp_22'
     >>> table.translate_comparison(">=", 890)
     Comparison(operator='>=', value=310, exact=True)
+    >>> [a.name for a in table.targets if a.warp == 128]
+    ['mp_10', 'mp_21', 'mp_22']
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 from typing import NamedTuple
 
 from .mapping import Kind, MappingDB, load_db
 
-__all__ = ["ArchTable", "Comparison", "get_arch_table", "guard_value", "sm_number"]
+__all__ = ["MUSA_ARCHITECTURES", "ArchTable", "Comparison", "MusaArch", "get_arch_table", "guard_value", "sm_number"]
+
+MUSA_ARCHITECTURES = Path(__file__).parent / "data" / "architectures" / "musa.tsv"
 
 _SM = re.compile(r"(?:sm|compute)_(\d+)[af]?")
 
@@ -48,18 +57,59 @@ class Comparison(NamedTuple):
     exact: bool
 
 
+class MusaArch(NamedTuple):
+    """One row of ``data/architectures/musa.tsv``."""
+
+    name: str
+    """``mp_22``."""
+    gpus: str
+    warp: int
+    """Lanes per warp (``warpSize``)."""
+    evidence: str
+
+    @property
+    def value(self) -> int:
+        """``__MUSA_ARCH__`` on this architecture."""
+        return guard_value(self.name)
+
+
+def read_musa_architectures(path: Path = MUSA_ARCHITECTURES) -> tuple[MusaArch, ...]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines[1:] if line]
+    return tuple(MusaArch(name, gpus, int(warp), evidence) for name, gpus, warp, evidence in rows)
+
+
 class ArchTable(NamedTuple):
     by_sm: dict[int, str]
     tiers: tuple[tuple[int, int], ...]
     """(lowest ``__CUDA_ARCH__`` of the tier, ``__MUSA_ARCH__``), ascending."""
+    targets: tuple[MusaArch, ...]
+    """Every MUSA architecture torch_musa builds for, tier or not, ascending."""
 
     @classmethod
-    def of(cls, by_sm: dict[int, str]) -> ArchTable:
+    def of(cls, by_sm: dict[int, str], targets: tuple[MusaArch, ...] = ()) -> ArchTable:
         """The table of ``sm`` number → MUSA architecture ``by_sm``."""
         lowest: dict[str, int] = {}
         for sm, musa in by_sm.items():
             lowest[musa] = min(lowest.get(musa, sm), sm)
-        return cls(by_sm, tuple(sorted((sm * 10, guard_value(musa)) for musa, sm in lowest.items())))
+        return cls(by_sm, tuple(sorted((sm * 10, guard_value(musa)) for musa, sm in lowest.items())), targets)
+
+    def cuda_for(self, musa_arch: str) -> int:
+        """The ``sm`` number standing for ``musa_arch``: its tier's lowest, or for an architecture that
+        is no tier's (mp_10, mp_32) the nearest lower tier's (the oldest tier's for mp_10).
+
+        >>> get_arch_table().cuda_for("mp_32"), get_arch_table().cuda_for("mp_10")
+        (90, 75)
+        """
+        value = guard_value(musa_arch)
+        below = [cuda for cuda, musa in self.tiers if musa <= value] or [self.tiers[0][0]]
+        return below[-1] // 10
+
+    def warp_summary(self) -> str:
+        """``128 lanes wide on mp_10, mp_21, mp_22, 32 on mp_31, mp_32``: the warp widths, widest first."""
+        widths = sorted({a.warp for a in self.targets}, reverse=True)
+        groups = [f"{w} on {', '.join(a.name for a in self.targets if a.warp == w)}" for w in widths]
+        return groups[0].replace(" on ", " lanes wide on ", 1) + "".join(f", {g}" for g in groups[1:])
 
     @property
     def musa_arches(self) -> tuple[str, ...]:
@@ -92,7 +142,7 @@ class ArchTable(NamedTuple):
 
 
 def build_arch_table(db: MappingDB) -> ArchTable:
-    return ArchTable.of({sm_number(e.cuda): e.musa for e in db.of_kind(Kind.ARCH)})
+    return ArchTable.of({sm_number(e.cuda): e.musa for e in db.of_kind(Kind.ARCH)}, read_musa_architectures())
 
 
 @functools.cache

@@ -58,10 +58,10 @@ CACHE_SHARED = Diagnostic("TA2013", "the cache directory '{path}' is writable by
                           "chmod go-w it, or set TORCHADA_CACHE_DIR to your own")
 CACHE_READ_ONLY = Diagnostic("TA2014", "the cache directory '{path}' is not writable",
                              "set TORCHADA_CACHE_DIR to a writable directory")
-BAD_MUSA_ARCH = Diagnostic("TA2020", "TORCHADA_MUSA_ARCH must list MUSA architectures, not '{item}'",
-                           "list them like mp_22 (or 22), separated by ';' or ','")
+BAD_MUSA_ARCH = Diagnostic("TA2020", "unknown MUSA architecture '{entry}' in TORCHADA_MUSA_ARCH",
+                           "use one or more of {names}, separated by ';'")
 BAD_TORCH_MUSA_ARCH_LIST = Diagnostic("TA2021", "unknown MUSA architecture '{entry}' in TORCH_MUSA_ARCH_LIST",
-                                      "use one of {names}")
+                                      "use one or more of {names}, separated by ';'")
 BAD_PLATFORM = Diagnostic("TA2022", "TORCHADA_PLATFORM={value!r} is not a platform", "use one of {choices}")
 NO_BUILD_SCRIPT = Diagnostic("TA2030", "cannot run '{script}': no such file",
                              "give a build script such as setup.py, or 'doctor'")

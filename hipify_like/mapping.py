@@ -186,7 +186,7 @@ def compute_version(data_dir: Path = DATA_DIR) -> str:
     import hashlib  # only cache keys need it (OpenSSL's libcrypto loads with it)
 
     digest = hashlib.sha256()
-    for path in data_files(data_dir):
+    for path in [*data_files(data_dir), *sorted(data_dir.glob("architectures/*.tsv"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 

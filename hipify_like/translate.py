@@ -620,8 +620,8 @@ class _FileTranslator:
                 "TA1201",
                 self.tokens.starts[mask],
                 word,
-                f"'{word}' with a 32-bit full mask assumes 32-lane warps; MUSA warps are 128 lanes wide on "
-                "mp_21/mp_22 (32 from mp_31): use warpSize-aware code",
+                f"'{word}' with a 32-bit full mask assumes 32-lane warps; MUSA warps are "
+                f"{self.tables.arch.warp_summary()}: use warpSize-aware code",
             )
 
     def check_warp_size(self, i: int, word: str) -> None:
@@ -637,7 +637,7 @@ class _FileTranslator:
                 "TA1201",
                 self.tokens.starts[value],
                 word,
-                f"'{word}' is 32, but MUSA warps are 128 lanes wide on mp_21/mp_22 (32 from mp_31): use warpSize",
+                f"'{word}' is 32, but MUSA warps are {self.tables.arch.warp_summary()}: use warpSize",
             )
 
 

@@ -10,6 +10,8 @@ the backend translates (``mcc``, or ``loopback`` for verification); with ``nvcc`
   (:mod:`.settings`); ``_prepare_ldflags`` does the same for JIT links.
 * ``COMMON_NVCC_FLAGS`` loses torch's half/bfloat16 switches on MUSA (:func:`.settings.musa_common_flags`).
 * ``_get_cuda_arch_flags`` maps ``TORCH_MUSA_ARCH_LIST``/``TORCH_CUDA_ARCH_LIST`` (:mod:`.arch_flags`).
+* ``_is_cuda_file`` (and ``BuildExtension``'s source suffixes) take torch_musa's ``.mu``/``.muh`` too.
+* ``CUDAExtension`` on ``mcc`` adds ``-march=native`` on x86 hosts, as ``MUSAExtension`` does.
 * ``_get_build_directory`` gives JIT builds their own folder, ``py3X_torchada_<backend>/<name>``.
 * ``_write_ninja_file`` puts :mod:`.host_compile` in front of the host compiler (``cxx``), so the
   ``.cpp`` files are translated too, and keeps the ``.cu`` dependency files that torch drops when
@@ -31,6 +33,7 @@ import enum
 import functools
 import inspect
 import os
+import platform
 import shlex
 import sys
 from collections.abc import Callable
@@ -113,6 +116,17 @@ def _make_library_paths(original: Callable[..., list[str]], choice: BackendChoic
     return library_paths
 
 
+def _with_native_host_code(compile_args: list[str] | dict[str, list[str]]) -> dict[str, list[str]]:
+    """``extra_compile_args`` with ``-march=native`` for the host and the CUDA compiler, as
+    ``MUSAExtension`` adds it on x86 hosts (``musa_extension.py:452-454``); a list (torch: for both) becomes a dict."""
+    args = compile_args if isinstance(compile_args, dict) else {"cxx": list(compile_args), "nvcc": list(compile_args)}
+    return {
+        **args,
+        "cxx": [*args.get("cxx", []), "-march=native"],
+        "nvcc": [*args.get("nvcc", []), "-Xcompiler", "-march=native"],
+    }
+
+
 def _make_cuda_extension(original: Callable[..., Any], choice: BackendChoice) -> Callable[..., Any]:
     @functools.wraps(original)
     def CUDAExtension(name: str, sources: list[str], *args: Any, **kwargs: Any) -> Any:  # noqa: N802
@@ -120,15 +134,29 @@ def _make_cuda_extension(original: Callable[..., Any], choice: BackendChoice) ->
         extension = original(name, sources, *args, **kwargs)
         extension.libraries = settings.link_libraries(extension.libraries)
         extension.extra_link_args = [*extension.extra_link_args, *settings.rpath_flags]
+        if choice.backend is Backend.MCC and any(x in platform.machine() for x in ("x86", "x64")):
+            extension.extra_compile_args = _with_native_host_code(extension.extra_compile_args)
         return extension
 
     return CUDAExtension
 
 
+MUSA_SOURCE_SUFFIXES = (".mu", ".muh")
+"""torch_musa's source suffixes (``musa_extension.py:468-470``), compiled like ``.cu``/``.cuh``."""
+
+
+def _make_is_cuda_file(original: Callable[[str], bool], choice: BackendChoice) -> Callable[[str], bool]:
+    @functools.wraps(original)
+    def _is_cuda_file(path: str) -> bool:
+        return original(path) or os.path.splitext(path)[1] in MUSA_SOURCE_SUFFIXES
+
+    return _is_cuda_file
+
+
 def _make_arch_flags(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
     @functools.wraps(original)
     def _get_cuda_arch_flags(cflags: list[str] | None = None) -> list[str]:
-        return get_arch_flags(cflags, os.environ, original)
+        return get_arch_flags(cflags, os.environ, original, choice.backend)
 
     return _get_cuda_arch_flags
 
@@ -136,10 +164,12 @@ def _make_arch_flags(original: Callable[..., list[str]], choice: BackendChoice) 
 def _make_prepare_ldflags(original: Callable[..., list[str]], choice: BackendChoice) -> Callable[..., list[str]]:
     @functools.wraps(original)
     def _prepare_ldflags(extra_ldflags: list[str], with_cuda: bool, *args: Any, **kwargs: Any) -> list[str]:
+        settings = _settings(choice)
+        if settings.musa_jit is not None:
+            bound = inspect.signature(original).bind(extra_ldflags, with_cuda, *args, **kwargs)
+            return settings.musa_jit.flags(extra_ldflags, with_cuda=with_cuda, is_standalone=bound.arguments["is_standalone"])
         flags = original(extra_ldflags, with_cuda, *args, **kwargs)
-        if not with_cuda:
-            return flags
-        return _settings(choice).link_flags(flags)
+        return settings.link_flags(flags) if with_cuda else flags
 
     return _prepare_ldflags
 
@@ -193,11 +223,12 @@ def _make_write_ninja_file(original: Callable[..., None], choice: BackendChoice)
 
 
 def _make_build_extensions(original: Callable[..., None], choice: BackendChoice) -> Callable[..., None]:
-    """Without ninja, setuptools runs each compile itself (``compiler.call``; ``spawn`` before setuptools
-    74): host compiles go through :mod:`.host_compile`."""
+    """``.mu``/``.muh`` are sources; without ninja, setuptools runs each compile itself (``compiler.call``;
+    ``spawn`` before setuptools 74): host compiles go through :mod:`.host_compile`."""
 
     @functools.wraps(original)
     def build_extensions(self: Any) -> None:
+        self.compiler.src_extensions += [s for s in MUSA_SOURCE_SUFFIXES if s not in self.compiler.src_extensions]
         if not self.use_ninja:
             name = "call" if hasattr(self.compiler, "call") else "spawn"
             run = getattr(self.compiler, name)
@@ -218,6 +249,7 @@ PATCHES = (
     Patch("CUDAExtension", _make_cuda_extension),
     Patch("_get_build_directory", _make_build_directory),
     Patch("_get_cuda_arch_flags", _make_arch_flags),
+    Patch("_is_cuda_file", _make_is_cuda_file),
     Patch("_prepare_ldflags", _make_prepare_ldflags),
     Patch("_write_ninja_file", _make_write_ninja_file),
     Patch("include_paths", _make_include_paths),

@@ -1,7 +1,7 @@
 """The mcc backend: translated units compiled by Moore Threads' clang-based ``mcc``.
 
 Flags follow ``musa_toolchain.md`` §1 and torch_musa's ``MUSAExtension`` (§1.4): ``-x musa`` for CUDA
-sources (mcc would take ``.cu`` as clang CUDA), one ``--offload-arch=mp_XX`` per MUSA architecture,
+sources (mcc would take ``.cu`` as clang CUDA; a ``.mu`` source goes without, as in ``MUSAExtension``), one ``--offload-arch=mp_XX`` per MUSA architecture,
 and ``-U__CUDA__``, which torch_musa, Paddle and vllm_musa all pass because mcc's clang heritage
 predefines ``__CUDA__`` and headers would take their clang-CUDA paths. ``-fPIC`` comes from the
 command line as nvcc's does (CMake and torch pass ``-Xcompiler -fPIC``). ``-std`` too, but without one
@@ -16,9 +16,9 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from hipify_like.diagnostics import BAD_MUSA_ARCH, NO_MCC
+from hipify_like.diagnostics import BAD_MUSA_ARCH, BAD_TORCH_MUSA_ARCH_LIST, NO_MCC
 
-from ..archs import GpuTargets
+from ..archs import GpuTargets, musa_arch_list
 from ..backends import Backend
 from ..cmdline import shell_words
 from ..dbfacts import DbFacts
@@ -94,30 +94,42 @@ def _check_listed(targets: GpuTargets, facts: DbFacts) -> None:
                 raise UsageError(msg)
 
 
-def _musa_arch_list(value: str) -> list[str]:
-    arches = []
-    for item in value.replace(";", ",").replace(" ", ",").split(","):
-        if not item:
-            continue
-        arch = item if item.startswith("mp_") else f"mp_{item}"
-        if not arch[3:].isdigit():
-            raise UsageError(BAD_MUSA_ARCH.text(item=item))
-        arches.append(arch)
-    return arches
+ARCH_VARIABLES = ("TORCHADA_MUSA_ARCH", "TORCH_MUSA_ARCH_LIST")
+"""The variables naming MUSA architectures, first one set wins: torchada's, then torch_musa's own
+(``musa_extension.py:805``, ``cmake/utils.cmake:68``)."""
 
 
-def _device_arch() -> str | None:
-    """The first visible MUSA device's architecture, when torch_musa is installed (imported lazily)."""
+def _named_arches(environ: Mapping[str, str], facts: DbFacts) -> list[str] | None:
+    """The architectures the first of :data:`ARCH_VARIABLES` set names; one line for a name no table knows."""
+    for variable in ARCH_VARIABLES:
+        value = environ.get(variable, "")
+        if value.strip():
+            try:
+                return musa_arch_list(value, facts.musa_targets)
+            except ValueError as error:
+                names = ", ".join(a.removeprefix("mp_") for a in facts.musa_targets)
+                entry = error.args[0]
+                if variable == "TORCHADA_MUSA_ARCH":
+                    raise UsageError(BAD_MUSA_ARCH.text(entry=entry, names=names)) from None
+                raise UsageError(BAD_TORCH_MUSA_ARCH_LIST.text(entry=entry, names=names)) from None
+    return None
+
+
+def _device_arches() -> list[str]:
+    """torch_musa's default (``musa_extension.py:813-827``): every visible device's architecture, each
+    clamped to the newest in ``torch.musa.get_arch_list()``; none without torch_musa or a device."""
     if importlib.util.find_spec("torch_musa") is None:
-        return None
+        return []
     try:
         import torch
         import torch_musa  # noqa: F401  (registers torch.musa)
 
-        major, minor = torch.musa.get_device_capability()  # type: ignore[attr-defined]
+        musa = torch.musa  # type: ignore[attr-defined]
+        newest = max((int(a) // 10, int(a) % 10) for a in musa.get_arch_list())
+        capabilities = [min(newest, tuple(musa.get_device_capability(i))) for i in range(musa.device_count())]
     except Exception:  # no device, a broken install: fall back to the documented default
-        return None
-    return f"mp_{major}{minor}"
+        return []
+    return [f"mp_{major}{minor}" for major, minor in sorted(set(capabilities))]
 
 
 class MccToolchain(TranslatingToolchain):
@@ -163,6 +175,9 @@ class MccToolchain(TranslatingToolchain):
         # The runtime is this backend's choice, whatever the database says (see runtime_libraries).
         musart = facts.library("cudart")
         shims["libcudart.so"] = shims["libcudart_static.a"] = f"INPUT(-l{musart})\n"
+        # CMake puts -lcudadevrt on every CUDA host link; the device runtime belongs to the device link
+        # (mcc -dlink ... -lmusadevrt), so on the host link it is an empty archive.
+        del shims["libcudadevrt.so"]
         shims["libcudadevrt.a"] = "!<arch>\n"
         return shims
 
@@ -174,34 +189,34 @@ class MccToolchain(TranslatingToolchain):
         return {cuda: f"// {GENERATED}\n#pragma once\n#include <{musa}>\n" for cuda, musa in facts.headers.items()}
 
     def library_name(self, ctx: BuildContext, name: str) -> str | None:
-        if name == "cudadevrt":
-            return None  # MUSA has no separate device runtime; CMake adds -lcudadevrt to device links
         return ctx.facts.library("cudart" if name == "cudart_static" else name)
 
     def musa_arches(self, ctx: BuildContext) -> list[str]:
-        """``TORCHADA_MUSA_ARCH``, else the requested architectures through the sm → mp table, else
-        the visible device's, else the tier of :data:`DEFAULT_CUDA_ARCH`."""
-        override = ctx.environ.get("TORCHADA_MUSA_ARCH")
-        if override:
-            return _musa_arch_list(override)
+        """``TORCHADA_MUSA_ARCH``, else ``TORCH_MUSA_ARCH_LIST``, else the requested architectures
+        through the sm → mp table, else the visible devices' (:func:`_device_arches`), else the tier
+        of :data:`DEFAULT_CUDA_ARCH`."""
+        named = _named_arches(ctx.environ, ctx.facts)
+        if named is not None:
+            return named
         targets = ctx.targets
         if targets.special in ("all", "all-major"):
             return list(ctx.facts.musa_arches)
         if targets.numbers and targets.special is None:
             _check_listed(ctx.targets, ctx.facts)
             return list(dict.fromkeys(ctx.facts.musa_for_sm[sm] for sm in targets.numbers))
-        return [_device_arch() or ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
+        return _device_arches() or [ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
 
     def depends_on_device(self, ctx: BuildContext) -> bool:
         targets = ctx.targets
         asked = targets.special in ("all", "all-major") or (targets.numbers and targets.special is None)
-        return not ctx.environ.get("TORCHADA_MUSA_ARCH") and not asked
+        named = any(ctx.environ.get(variable, "").strip() for variable in ARCH_VARIABLES)
+        return not named and not asked
 
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
         return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
 
     def default_arch(self, ctx: BuildContext) -> int:
-        return ctx.facts.tier_sm(self.musa_arches(ctx)[0]) or DEFAULT_CUDA_ARCH
+        return ctx.facts.cuda_for_musa[self.musa_arches(ctx)[0]]
 
     def _flags(self, ctx: BuildContext, unit: CachedUnit, *, device: bool) -> list[str]:
         """The compile-stage options (and device-stage ones for a device compile) as the table spells
@@ -219,7 +234,10 @@ class MccToolchain(TranslatingToolchain):
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
         device = step.source.language is Language.CUDA
         if device:
-            argv = [str(self.musa.mcc), "-x", "musa", *(f"--offload-arch={a}" for a in self.musa_arches(ctx))]
+            # mcc takes a .mu file for MUSA by its suffix, as MUSAExtension compiles it; any other name
+            # (a translated .cu, which mcc would take for clang CUDA) needs -x musa.
+            musa_language = [] if step.unit.main.suffix == ".mu" else ["-x", "musa"]
+            argv = [str(self.musa.mcc), *musa_language, *(f"--offload-arch={a}" for a in self.musa_arches(ctx))]
             argv += ["-U__CUDA__", *VERSION_MACROS]
             if not ctx.parsed.has("--std"):
                 argv.append("-std=c++17")  # nvcc 13's default dialect
@@ -240,8 +258,11 @@ class MccToolchain(TranslatingToolchain):
         argv += [f"--offload-arch={a}" for a in self.musa_arches(ctx)]
         argv += words
         argv += [f"-L{d}" for d in [*ctx.parsed.values("--library-path"), str(self.musa.lib_dir)]]
-        argv += self.library_flags(ctx)
-        return argv
+        libraries = self.library_flags(ctx)
+        devrt = f"-l{ctx.facts.library('cudadevrt')}"
+        if ctx.parsed.last("--cudadevrt") != "none" and devrt not in libraries:
+            libraries.append(devrt)  # nvcc resolves device-runtime calls against cudadevrt here
+        return argv + libraries
 
     def needs_device_link(self, ctx: BuildContext) -> bool:
         return ctx.request.rdc and not ctx.parsed.has("--no-device-link")

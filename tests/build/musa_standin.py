@@ -110,6 +110,7 @@ def make_musa_standin(root: Path) -> MusaStandIn:
     (home / "lib").mkdir()
     for name in SDK_LIBRARIES:
         _empty_shared_library(home / "lib" / f"lib{name}.so")
+    (home / "lib" / "libmusadevrt.a").write_text("!<arch>\n")  # the device runtime, linked by mcc -dlink
     torch_musa = site / "torch_musa"
     for folder in (
         "share/generated_cuda_compatible/aten/src",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 import subprocess
 import sys
@@ -109,37 +110,49 @@ def test_musa_arch_list_spellings() -> None:
     assert musa_arches_from_list("21;22") == ["mp_21", "mp_22"]
     assert musa_arches_from_list("mp_31 mp_22 22") == ["mp_31", "mp_22"]
     assert musa_arches_from_list("2.2;") == ["mp_22"]
+    # every architecture torch_musa v2.7.1's MUSAExtension accepts (musa_extension.py:803)
+    assert musa_arches_from_list("10;21;22;31;32") == ["mp_10", "mp_21", "mp_22", "mp_31", "mp_32"]
 
 
-def test_unknown_musa_arch_is_one_line() -> None:
+@pytest.mark.parametrize("value", ["22;99", "9.0", ";", "mp_33"])
+def test_unknown_musa_arch_is_one_line(value: str) -> None:
     with pytest.raises(BuildConfigurationError) as error:
-        musa_arches_from_list("22;99")
-    assert "'99'" in one_line(error) and "21, 22, 31" in str(error.value)
+        musa_arches_from_list(value)
+    bad = value.split(";")[-1] if value != ";" else ";"
+    assert one_line(error) == (
+        f"unknown MUSA architecture '{bad}' in TORCH_MUSA_ARCH_LIST; "
+        "use one or more of 10, 21, 22, 31, 32, separated by ';' [TA2021]"
+    )
 
 
 def torch_flags(cflags: object) -> list[str]:
     return ["<torch's TORCH_CUDA_ARCH_LIST flags>"]
 
 
-def test_arch_flags_rules() -> None:
+@pytest.mark.parametrize("backend", [Backend.MCC, Backend.LOOPBACK])
+def test_arch_flags_rules(backend: Backend) -> None:
     both = {"TORCH_MUSA_ARCH_LIST": "21;31", "TORCH_CUDA_ARCH_LIST": "8.0"}
-    assert get_arch_flags(["-arch=sm_90"], both, torch_flags) == []
-    assert get_arch_flags(["-DTORCH_EXTENSION_NAME=arch"], both, torch_flags) == [
-        "-gencode=arch=compute_75,code=sm_75",
-        "-gencode=arch=compute_90,code=sm_90",
-    ]
-    assert get_arch_flags([], {"TORCH_CUDA_ARCH_LIST": "8.0"}, torch_flags) == torch_flags(None)
-    assert get_arch_flags(None, {}, torch_flags) == []
-    assert get_arch_flags(None, {"TORCH_CUDA_ARCH_LIST": "native"}, torch_flags) == []
+    assert get_arch_flags(["-arch=sm_90"], both, torch_flags, backend) == []
+    added = get_arch_flags(["-DTORCH_EXTENSION_NAME=arch"], both, torch_flags, backend)
+    # mcc: torchada-nvcc reads TORCH_MUSA_ARCH_LIST itself; loopback's nvcc needs CUDA architectures
+    assert added == ([] if backend is Backend.MCC else ["-gencode=arch=compute_75,code=sm_75", "-gencode=arch=compute_90,code=sm_90"])
+    assert get_arch_flags([], {"TORCH_CUDA_ARCH_LIST": "8.0"}, torch_flags, backend) == torch_flags(None)
+    assert get_arch_flags(None, {}, torch_flags, backend) == []
+    assert get_arch_flags(None, {"TORCH_CUDA_ARCH_LIST": "native"}, torch_flags, backend) == []
+    with pytest.raises(BuildConfigurationError):
+        get_arch_flags([], {"TORCH_MUSA_ARCH_LIST": "32;41"}, torch_flags, backend)
 
 
-def test_gencode_maps_back_to_the_same_musa_arch() -> None:
+def test_loopback_gencode_stands_for_each_musa_arch() -> None:
+    """Tiers map back to themselves; mp_10 and mp_32, no CUDA tier's, to the nearest tier below."""
     from hipify_like.arch import get_arch_table
 
-    for arch in get_arch_table().musa_arches:
-        (flag,) = get_arch_flags([], {"TORCH_MUSA_ARCH_LIST": arch}, torch_flags)
+    table = get_arch_table()
+    for arch in table.targets:
+        (flag,) = get_arch_flags([], {"TORCH_MUSA_ARCH_LIST": arch.name}, torch_flags, Backend.LOOPBACK)
         sm = int(re.search(r"sm_(\d+)", flag).group(1))
-        assert get_arch_table().musa_for_sm(sm) == arch
+        expected = {"mp_10": "mp_21", "mp_32": "mp_31"}.get(arch.name, arch.name)
+        assert table.musa_for_sm(sm) == expected
 
 
 # -- settings ------------------------------------------------------------------------------------
@@ -159,12 +172,26 @@ def test_musa_settings_follow_musa_extension(on_musa: MusaStandIn) -> None:
     assert libraries == ["c10", "torch", "musa_python", "musart", "mine"]
 
 
-def test_jit_link_flags_keep_positions(on_musa: MusaStandIn) -> None:
-    flags = ["-Wl,--no-as-needed", "-lmine", "-Wl,--as-needed", "-L/t", "-lc10", "-lc10_cuda", "-ltorch_cuda", "-lcudart"]
-    assert get_extension_settings(MCC).link_flags(flags) == [
-        "-Wl,--no-as-needed", "-lmine", "-Wl,--as-needed", "-L/t", "-lc10", "-lmusa_python", "-lmusa_kernels",
-        "-lmusart", f"-L{on_musa.torch_musa / 'lib'}", f"-L{on_musa.home / 'lib'}",
-    ]
+@pytest.mark.parametrize(("with_cuda", "is_standalone"), [(True, False), (False, False), (True, True), (False, True)])
+def test_jit_link_line_is_torch_musas(on_musa: MusaStandIn, with_cuda: bool, is_standalone: bool) -> None:
+    """torch_musa v2.7.1 ``_prepare_ldflags`` (musa_extension.py:876-911), line for line, after the
+    user's flags (renamed); the one difference: torch_musa/lib is named wherever -lmusa_python is."""
+    torch_lib, musa_lib = cpp_extension.TORCH_LIB_PATH, on_musa.torch_musa / "lib"
+    link = get_extension_settings(MCC).musa_jit
+    flags = link.flags(["-Wl,--no-as-needed", "-lcublas", "-lmine"], with_cuda=with_cuda, is_standalone=is_standalone)
+    expected = ["-Wl,--no-as-needed", "-lmublas", "-lmine", f"-L{torch_lib}", "-lc10", "-ltorch_cpu"]
+    expected += [f"-L{musa_lib}"] if with_cuda or not is_standalone else []
+    expected += ["-ltorch"]
+    expected += [f"-Wl,-rpath,{torch_lib}"] if is_standalone else ["-ltorch_python", "-lmusa_python", "-lmusa_kernels"]
+    expected += [f"-L{on_musa.home / 'lib'}", "-lmusart"] if with_cuda else []
+    assert flags == expected
+
+
+def test_mudnn_path_is_read_as_mudnn_home(on_musa: MusaStandIn, tmp_path: Path) -> None:
+    settings = get_extension_settings(MCC, {**os.environ, "MUSA_HOME": str(on_musa.home), "MUDNN_PATH": str(tmp_path)})
+    assert settings.include_dirs[-1] == str(tmp_path / "include")
+    assert settings.library_dirs[-1] == str(tmp_path / "lib")
+    assert settings.musa_jit.flags([], with_cuda=True, is_standalone=False)[-1] == f"-L{tmp_path / 'lib64'}"
 
 
 def test_loopback_keeps_cuda_names_and_drops_missing_torch_cuda_libraries() -> None:
@@ -219,7 +246,7 @@ def test_patched_names_on_musa(monkeypatch: pytest.MonkeyPatch, mimic: Path, on_
     assert "cudart" not in extension.libraries and "musart" in extension.libraries
     assert extension.libraries.count("musa_python") == 1 and "torch_cuda" not in extension.libraries
     assert "-Wl,-rpath,$ORIGIN/lib" in extension.extra_link_args
-    assert cpp_extension._get_cuda_arch_flags([]) == ["-gencode=arch=compute_80,code=sm_80"]
+    assert cpp_extension._get_cuda_arch_flags([]) == []  # torchada-nvcc reads TORCH_MUSA_ARCH_LIST itself
     directory = Path(cpp_extension._get_build_directory("ext", False))
     assert directory.parent.name.endswith("_torchada_mcc") and directory.is_dir()
     assert tmp_path in directory.parents

@@ -67,8 +67,12 @@ def test_bad_backend(driver, driver_env) -> None:
 def test_bad_musa_arch(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cu").write_text("")
-    driver_env("mcc", TORCHADA_MUSA_ARCH="sm_80")
-    assert "TORCHADA_MUSA_ARCH must list MUSA architectures" in _fatal(driver(["--dryrun", "-c", "k.cu"]))
+    names = "use one or more of 10, 21, 22, 31, 32, separated by ';'"
+    for variable, value, code in (("TORCHADA_MUSA_ARCH", "sm_80", "TA2020"), ("TORCHADA_MUSA_ARCH", "mp_99", "TA2020"),
+                                  ("TORCHADA_MUSA_ARCH", ";", "TA2020"), ("TORCH_MUSA_ARCH_LIST", "22;9.0", "TA2021")):
+        driver_env("mcc", **{variable: value})
+        bad = value.split(";")[-1] or value
+        assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == f"unknown MUSA architecture '{bad}' in {variable}; {names} [{code}]"
 
 
 def test_missing_launcher(driver, driver_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

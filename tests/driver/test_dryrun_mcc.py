@@ -59,7 +59,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         {},
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o cmake_device_link.o --offload-arch=mp_22 -fPIC -L$MUSA_HOME/lib -lmusart",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o cmake_device_link.o --offload-arch=mp_22 -fPIC -L$MUSA_HOME/lib -lmusadevrt -lmusart",
         ],
     ),
     "makefile_compile_and_link": (["-O2", "-arch=sm_80", "saxpy.cu", "-o", "saxpy"], {},
@@ -74,7 +74,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
                          "-Xlinker", "-rpath=/opt/x", "-L/opt/x"], {},
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o $TMP/libk.so_dlink.o --offload-arch=mp_22 -fPIC -L/opt/x -L$MUSA_HOME/lib -lmublas",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink saxpy.o -o $TMP/libk.so_dlink.o --offload-arch=mp_22 -fPIC -L/opt/x -L$MUSA_HOME/lib -lmublas -lmusadevrt",
             "CHECK-NEXT: #$ $CXX -fPIC -Wl,--start-group $TMP/libk.so_dlink.o saxpy.o -shared -Xlinker -rpath=/opt/x -L/opt/x -lmublas -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o libk.so",
         ],
     ),  # fmt: skip
