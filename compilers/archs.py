@@ -110,13 +110,14 @@ def requested_targets(parsed: ParsedArgs) -> GpuTargets:
 
 
 def musa_arch_list(value: str, known: tuple[str, ...]) -> list[str]:
-    """``"21;22"`` (torch_musa's spelling; also ``mp_22``, ``2.2``, ``,`` and spaces) → ``['mp_21', 'mp_22']``.
+    """``"22;21"`` (torch_musa's spelling; also ``mp_22``, ``2.2``, ``,`` and spaces) → ``['mp_21', 'mp_22']``,
+    sorted as torch_musa sorts them (``musa_extension.py:830``).
 
     Raises ``ValueError(entry)`` for an entry that is not one of ``known``, or the whole value when it
     names none.
 
     >>> musa_arch_list("31;mp_21 2.2", ("mp_21", "mp_22", "mp_31"))
-    ['mp_31', 'mp_21', 'mp_22']
+    ['mp_21', 'mp_22', 'mp_31']
     """
     arches: list[str] = []
     for entry in re.split(r"[;, ]+", value.strip()):
@@ -130,5 +131,5 @@ def musa_arch_list(value: str, known: tuple[str, ...]) -> list[str]:
             arches.append(arch)
     if not arches:
         raise ValueError(value)
-    return arches
+    return sorted(arches)
 

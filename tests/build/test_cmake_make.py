@@ -271,3 +271,25 @@ def test_cmake_cuda_compiler_launcher_in_front(tmp_path: Path, loopback_env, lau
         hits, misses = cache_counts(launcher, env, "CUDA")
     cuda_objects = len(cuda_commands(source / "build"))
     assert cuda_objects > 0 and hits == misses == cuda_objects, (hits, misses, cuda_objects)
+
+
+def test_separable_compilation_in_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, musa_env,
+                                                            musa_standin: MusaStandIn) -> None:  # fmt: skip
+    """``CUDA_SEPARABLE_COMPILATION``: built for real in loopback; each of its nvcc commands, given to the
+    mcc backend, compiles with ``-fgpu-rdc`` and device-links with ``mcc -dlink ... -lmusadevrt``, the
+    device runtime Moore Threads' DeepEP port links this way (MT-DeepEP ``csrc/kernels/CMakeLists.txt:9-11``)."""
+    source = copy_sample("cmake_rdc", tmp_path)
+    build = source / "build"
+    cmake_build(source, build, loopback_env, "-G", "Ninja", f"-DCMAKE_TOOLCHAIN_FILE={get_toolchain_file()}").check()
+    commands = run(["ninja", "-t", "commands", "rdc"], build, loopback_env).check().output.splitlines()
+    nvcc = [c for c in commands if "torchada-nvcc" in c.split()[0] or c.split()[0].endswith("/nvcc")]
+    env = {**musa_env, "TORCHADA_BACKEND": "mcc"}
+    compiles = [c for c in nvcc if " -c " in f" {c} "]
+    (device_link,) = [c for c in nvcc if "-dlink" in c.split()]
+    assert len(compiles) == 2
+    for command in compiles:
+        (mcc,) = mcc_dryrun_lines(command, str(build), env)
+        assert "-fgpu-rdc" in mcc and "--offload-arch=mp_22" in mcc
+    (dlink,) = mcc_dryrun_lines(device_link, str(build), env)
+    assert dlink[:2] == [str(musa_standin.mcc), "-dlink"] and dlink.count("-lmusadevrt") == 1
+    assert "-lcudadevrt" not in dlink

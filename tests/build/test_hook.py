@@ -108,7 +108,7 @@ def test_missing_torch_musa_is_one_line(no_musa: None) -> None:
 
 def test_musa_arch_list_spellings() -> None:
     assert musa_arches_from_list("21;22") == ["mp_21", "mp_22"]
-    assert musa_arches_from_list("mp_31 mp_22 22") == ["mp_31", "mp_22"]
+    assert musa_arches_from_list("mp_31 mp_22 22") == ["mp_22", "mp_31"]  # sorted, as torch_musa does
     assert musa_arches_from_list("2.2;") == ["mp_22"]
     # every architecture torch_musa v2.7.1's MUSAExtension accepts (musa_extension.py:803)
     assert musa_arches_from_list("10;21;22;31;32") == ["mp_10", "mp_21", "mp_22", "mp_31", "mp_32"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import torch
 from compiler_caches import cache_counts, private_caches
 from conftest import PACKAGES, SAMPLES, Built, run
 from musa_standin import MusaStandIn, read_mcc_calls
@@ -105,11 +106,12 @@ def test_musa_dry_run_jit(jit_musa, musa_standin: MusaStandIn) -> None:
     for name, result in results.items():
         assert "import_error" in result, f"{name}: the stand-in's empty objects cannot be imported"
         assert Path(result["build_directory"]).parent.name.endswith("_torchada_mcc")
-        ldflags = ninja_variable(result["build_directory"], "ldflags")
-        for flag in ("-lmusa_python", "-lmusa_kernels", "-lmusart", f"-L{musa_standin.home / 'lib'}",
-                     f"-L{musa_standin.torch_musa / 'lib'}"):
-            assert flag in ldflags, (name, flag)
-        assert not {"-lcudart", "-lc10_cuda", "-ltorch_cuda"} & set(ldflags)
+        # torch_musa v2.7.1's JIT link line, word for word (musa_extension.py:876-911, docs/build.md)
+        torch_lib = Path(torch.__file__).parent / "lib"
+        assert ninja_variable(result["build_directory"], "ldflags") == [
+            "-shared", f"-L{torch_lib}", "-lc10", "-ltorch_cpu", f"-L{musa_standin.torch_musa / 'lib'}", "-ltorch",
+            "-ltorch_python", "-lmusa_python", "-lmusa_kernels", f"-L{musa_standin.home / 'lib'}", "-lmusart",
+        ], name
 
 
 def test_loopback_jit_behind_torchs_sccache_wrapper(jit_loopback: JitBuild) -> None:

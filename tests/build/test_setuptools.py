@@ -277,3 +277,58 @@ def test_device_link_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, mus
     assert Path(dlink[dlink.index("-o") + 1]).name == "dlink.o"
     assert any(a.endswith("vector_add_kernel.o") for a in dlink)
     assert "dlink.o" in " ".join(link_line(musa, "vector_add"))
+
+
+# -- torch_musa's conventions, row by row (docs/build.md) ------------------------------------------
+
+MUSA_KERNEL = """#include <musa_runtime.h>
+__global__ void scale_kernel(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+void scale(float* x, float a, int n) { scale_kernel<<<(n + 255) / 256, 256>>>(x, a, n); (void)musaGetLastError(); }
+"""
+
+
+def include_dirs(argv: list[str]) -> list[str]:
+    """The -I/-isystem directories of a command line, in order."""
+    dirs = []
+    for index, word in enumerate(argv):
+        if word in ("-I", "-isystem"):
+            dirs.append(argv[index + 1])
+        elif word.startswith("-I"):
+            dirs.append(word[2:])
+    return dirs
+
+
+def test_musa_dry_run_mixes_cu_and_mu_sources_as_musa_extension(tmp_path: Path, musa_env, musa_standin: MusaStandIn) -> None:
+    """A ``CUDAExtension`` with a ``.cu`` and a torch_musa ``.mu`` source: both reach mcc (the ``.mu`` without
+    ``-x musa``), with MUSAExtension's include order, host flags and link line."""
+    directory = copy_sample("vector_add", tmp_path)
+    (directory / "scale_kernel.mu").write_text(MUSA_KERNEL)
+    setup = directory / "setup.py"
+    setup.write_text(setup.read_text().replace('"vector_add_kernel.cu"]', '"vector_add_kernel.cu", "scale_kernel.mu"]'))
+    built = run([*HOOKED, *BUILD_INPLACE], directory, {**musa_env, "STANDIN_MCC_LOG": str(directory / "mcc.log")}).check()
+    compiles = {Path(argv[argv.index("-c") + 1]).name: argv for argv in mcc_compiles(built)}
+    assert sorted(compiles) == ["scale_kernel.mu", "vector_add_kernel.cu"]
+    cu, mu = compiles["vector_add_kernel.cu"], compiles["scale_kernel.mu"]
+    assert cu[1:3] == ["-x", "musa"] and "-x" not in mu  # musa_extension.py:175-176: .mu by its suffix
+    ported = musa_standin.torch_musa / "share" / "generated_cuda_compatible"
+    musa_first = [musa_standin.home / "include", ported / "aten" / "src", ported / "include",
+                  ported / "include" / "torch" / "csrc" / "api" / "include",
+                  musa_standin.torch_musa / "share" / "torch_musa_codegen", musa_standin.site]  # fmt: skip
+    check_musa_compile(cu, directory / "vector_add_kernel.cu", musa_standin)
+    for argv in (cu, mu):
+        assert include_dirs(argv)[: len(musa_first)] == list(map(str, musa_first))  # musa_extension.py:322-337
+        assert ("-march=native" in argv) == any(x in os.uname().machine for x in ("x86", "x64"))
+    host = [line for line in built.output.splitlines() if "vector_add.cpp" in line and " -c " in line]
+    assert host and all(("-march=native" in line) == ("x86" in os.uname().machine) for line in host)
+    line = link_line(built, "vector_add")
+    library_dirs = [w[2:] for w in line if w.startswith("-L")]
+    musa_dirs = [str(musa_standin.torch_musa / "lib"), str(musa_standin.home / "lib")]  # musa_extension.py:352-362
+    start = library_dirs.index(musa_dirs[0])
+    assert library_dirs[start : start + 2] == musa_dirs and library_dirs[0].endswith("torch/lib"), library_dirs
+    libraries = [w[2:] for w in line if w.startswith("-l")]
+    assert libraries == ["c10", "torch", "torch_cpu", "torch_python", "musart", "musa_python"]
+    rpaths = [w.split(",", 2)[2] for w in line if w.startswith("-Wl,-rpath,")]
+    assert rpaths == ["$ORIGIN/lib", str(Path(rpaths[1])), str(musa_standin.torch_musa / "lib")]

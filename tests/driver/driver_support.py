@@ -12,8 +12,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FAKE_MUSA = REPO / "tests" / "inputs" / "musa"
 TORCHADA_NVCC = Path(sys.executable).parent / "torchada-nvcc"
-CLEARED = ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN", "TORCHADA_MUSA_ARCH", "TORCHADA_COMPILER_LAUNCHER",
-            "MUSA_PATH", "TORCHADA_DEBUG")  # fmt: skip
+CLEARED = ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN", "TORCHADA_MUSA_ARCH", "TORCH_MUSA_ARCH_LIST",
+           "TORCHADA_COMPILER_LAUNCHER", "MUSA_PATH", "TORCHADA_DEBUG")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,25 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
             "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_21 --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
         ],
     ),
+    "rdc_two_files": (["-rdc=true", "saxpy.cu", "b.cu", "-o", "app"], {},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/b.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/b.cu -o $TMP/1_b.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink $TMP/0_saxpy.o $TMP/1_b.o -o $TMP/app_dlink.o -fPIC --offload-arch=mp_22 -L$MUSA_HOME/lib -lmusadevrt",
+            "CHECK-NEXT: #$ $CXX -Wl,--start-group $TMP/app_dlink.o $TMP/0_saxpy.o $TMP/1_b.o -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o app",
+        ],
+    ),  # MT-DeepEP links musadevrt with separable compilation (docs/build.md, torch_musa's conventions)
+    "musa_source_and_torch_musa_arch_list": (["-gencode=arch=compute_80,code=sm_80", "-c", "k.mu"],
+        {"TORCH_MUSA_ARCH_LIST": "32;10"},
+        [
+            "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_10 --offload-arch=mp_32",
+            "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/k.mu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc --offload-arch=mp_10 --offload-arch=mp_32 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/k.mu -o k.o",
+        ],
+    ),  # torch_musa's variable wins over a CUDA -gencode, sorted; a .mu goes to mcc without -x musa
     "verbose_no_arch": (["-c", "saxpy.cu", "-O0", "-g", "-G", "-lineinfo"], {},
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
@@ -142,6 +161,8 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("golden")
     for name in ("saxpy.cu", "common.cuh"):
         shutil.copy(REPO / "samples" / "makefile" / name, root / name)
+    shutil.copy(root / "saxpy.cu", root / "k.mu")
+    (root / "b.cu").write_text('#include "common.cuh"\n__device__ float twice(float x) { return 2 * x; }\n')
     (root / "include").mkdir()
     (root / "host.cpp").write_text('#include "common.cuh"\nint main() { cudaDeviceSynchronize(); }\n')
     return root

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -136,9 +137,18 @@ class _DeviceProperties:
     is_integrated: bool = False
 
 
+def _capability(index: int) -> tuple[int, int]:
+    """``TORCHADA_TEST_DEVICE_CAPABILITIES`` (``"2.1,3.2"``: one per visible device) or the profile's."""
+    listed = os.environ.get("TORCHADA_TEST_DEVICE_CAPABILITIES", "").split(",")
+    if index < len(listed) and listed[index]:
+        major, minor = listed[index].split(".")
+        return int(major), int(minor)
+    return _state.profile.capability
+
+
 def get_device_properties(device: Any = None) -> _DeviceProperties:
     index = _get_device_index(device, optional=True)
-    major, minor = _state.profile.capability
+    major, minor = _capability(index)
     _, total = _state.C.memory_info(index)
     return _DeviceProperties(_state.profile.device_name, major, minor, total)
 
