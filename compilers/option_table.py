@@ -289,7 +289,7 @@ OPTIONS: tuple[Option, ...] = (
         loopback=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
     ),
     Option("--gpu-architecture", "-arch", SEPARATE, CODEGEN, "virtual architecture (or sm_XX, all, all-major, native)",
-        mcc=_translate("--offload-arch=mp_XX through the one sm -> mp table (TORCHADA_MUSA_ARCH overrides)", DRIVER),
+        mcc=_translate("--offload-arch=mp_XX through the one sm -> mp table (TORCHADA_MUSA_ARCH, then TORCH_MUSA_ARCH_LIST, override)", DRIVER),
         loopback=TO_NVCC_AND_DEVICE_LINK,
     ),
     Option("--gpu-code", "-code", COMMA_LIST, CODEGEN, "real/virtual code images to embed (needs a virtual -arch)",
