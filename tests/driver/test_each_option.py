@@ -47,6 +47,7 @@ EXPECT: dict[str, tuple[list[str], list[str]]] = {
     "--compiler-bindir": ([*LINK, "-ccbin", "g++"], [r"#\$ /\S*g\+\+ .*-o app"]),
     "--compiler-options": ([*COMPILE, "-Xcompiler", "'-fPIC'"], [r"mcc .* -fPIC "]),
     "--cudart": ([*LINK, "-cudart", "none"], ["!-lmusart", "-Wl,--end-group"]),
+    "--cudadevrt": (["-rdc=true", *LINK, "-cudadevrt", "none"], [r"mcc -dlink ", "!-lmusadevrt"]),
     "--default-stream": ([*COMPILE, "-default-stream", "per-thread"], [r" -D\w*PER_THREAD_DEFAULT_STREAM=1 "]),
     "--define-macro": ([*COMPILE, "-DFOO=1"], [" -DFOO=1 "]),
     "--dependency-output": ([*COMPILE, "-MD", "-MF", "dep.d"], [r"-- Filter Dependencies -- > dep\.d"]),
