@@ -25,7 +25,7 @@ from pathlib import Path
 from hipify_like.diagnostics import NO_MCC, NO_TORCH_MUSA
 
 from .compilers.backends import Backend, BackendChoice, choose_backend, requested_backend
-from .compilers.installations import find_musa
+from .compilers.installations import MusaInstallation, find_musa
 from .errors import BuildConfigurationError
 
 __all__ = [
@@ -57,13 +57,13 @@ def detect_backend(environ: Mapping[str, str] | None = None) -> BackendChoice:
     return choose_backend([], environ)
 
 
-def require_musa_home(choice: BackendChoice, environ: Mapping[str, str] | None = None) -> Path:
-    """The MUSA SDK root for an ``mcc`` build, or one line saying how to point at it."""
+def require_musa_home(choice: BackendChoice, environ: Mapping[str, str] | None = None) -> MusaInstallation:
+    """The MUSA SDK of an ``mcc`` build, or one line saying how to point at it."""
     musa = find_musa(os.environ if environ is None else environ)
     if not musa.is_valid:
         msg = f"cannot build for MUSA ({choice.reason}): {NO_MCC.text(mcc=musa.mcc, found_by=musa.found_by)}"
         raise BuildConfigurationError(msg)
-    return musa.home
+    return musa
 
 
 def require_torch_musa(choice: BackendChoice) -> Path:

@@ -165,10 +165,7 @@ def mudnn_home(environ: Mapping[str, str]) -> str | None:
 def _musa_settings(choice: BackendChoice, environ: Mapping[str, str]) -> ExtensionSettings:
     import torch
 
-    from .compilers.installations import find_musa
-
-    require_musa_home(choice, environ)
-    sdk = find_musa(environ)
+    sdk = require_musa_home(choice, environ)
     torch_musa = require_torch_musa(choice)
     share = torch_musa / "share"
     ported = share / "generated_cuda_compatible"
