@@ -31,19 +31,26 @@ class InstalledCopy:
         return self.bin_dir / name
 
 
-_DISTRIBUTED = ("pyproject.toml", "README.md", "hipify_like", "compilers", "runtime", "torchada_build")
+_DISTRIBUTED = ("pyproject.toml", "setup.py", "README.md", "hipify_like", "compilers", "runtime", "torchada_build")
 _SCRIPT = "#!{python}\nimport sys\nfrom {module} import {function}\nsys.exit({function}())\n"
 
 
-def installed_copy(scratch: Path) -> InstalledCopy:
-    """A non-editable torchada under ``scratch``, with ``torchada-nvcc`` and ``torchada-host-compile``."""
-    source = scratch / "source"  # setuptools builds in the source tree: a copy keeps the checkout clean
+def source_copy(scratch: Path) -> Path:
+    """``scratch/source``: what ``pip install .`` reads of the checkout (setuptools builds in the source
+    tree: a copy keeps the checkout clean)."""
+    source = scratch / "source"
     source.mkdir(parents=True)
     for name in _DISTRIBUTED:
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(REPO / name, source / name)
+    return source
+
+
+def installed_copy(scratch: Path) -> InstalledCopy:
+    """A non-editable torchada under ``scratch``, with ``torchada-nvcc`` and ``torchada-host-compile``."""
+    source = source_copy(scratch)
     site = scratch / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target",

@@ -67,12 +67,16 @@ NO_BUILD_SCRIPT = Diagnostic("TA2030", "cannot run '{script}': no such file",
                              "give a build script such as setup.py, or 'doctor'")
 OUTPUT_IS_SOURCE = Diagnostic("TA2031", "-o '{output}' is the source itself",
                               "use --inplace to rewrite it (with a backup)")
+ISOLATED_BUILD = Diagnostic("TA2032", "cannot build a torch extension for MUSA ({reason}) in an isolated build "
+                            "environment: it cannot see torch_musa, and its torch is the one pip installed there",
+                            "build with --no-build-isolation (PIP_NO_BUILD_ISOLATION=0 for pip, "
+                            "UV_NO_BUILD_ISOLATION=1 for uv)")
 # fmt: on
 
 DIAGNOSTICS: tuple[Diagnostic, ...] = (
     NO_MCC, NO_NVCC, NO_TORCH_MUSA, UNSUPPORTED_TORCH, NO_LAUNCHER, BAD_LAUNCHER, CACHE_UNUSABLE,
     CACHE_NOT_A_DIRECTORY, CACHE_OF_ANOTHER_USER, CACHE_SHARED, CACHE_READ_ONLY, BAD_MUSA_ARCH,
-    BAD_TORCH_MUSA_ARCH_LIST, BAD_PLATFORM, NO_BUILD_SCRIPT, OUTPUT_IS_SOURCE,
+    BAD_TORCH_MUSA_ARCH_LIST, BAD_PLATFORM, NO_BUILD_SCRIPT, OUTPUT_IS_SOURCE, ISOLATED_BUILD,
 )  # fmt: skip
 """Every row, in ID order."""
 

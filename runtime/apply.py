@@ -16,8 +16,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from torchada_build.startup import when_imported
+
 from . import _device, _env, _jit, _serialization
-from ._imports import when_imported
 from ._warn import warn_once
 from .redirects import REDIRECTS, Kind, Redirect, factory_redirects
 from .vendors import MISSING, Vendor

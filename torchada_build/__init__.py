@@ -10,15 +10,17 @@ Terms:
   ``torch.utils.cpp_extension`` so unchanged ``CUDAExtension``/``BuildExtension``/``load()``/``load_inline()``
   builds compile through torchada-nvcc with torch_musa's include dirs, libraries and rpaths (:mod:`.settings`).
 * **CMake package** (:mod:`.commands`): ``TorchadaToolchain.cmake`` and ``TorchadaConfig.cmake``.
+* **start-up hook** (:mod:`.startup`, run by ``torchada.pth`` in every Python of the environment): on a
+  MUSA machine, installs the seam when a build imports ``torch.utils.cpp_extension`` (:mod:`.activation`),
+  so ``pip install`` of an unchanged project builds for MUSA; :mod:`.build_record` notes it in the wheel.
 
 Example::
 
     $ python -m torchada_build setup.py build_ext --inplace       # an unchanged setup.py, for MUSA
     $ cmake -DCMAKE_TOOLCHAIN_FILE="$(python -m torchada_build --toolchain)" -S . -B build
 
-Nothing is imported here: ``torchada_build.compilers`` (the driver) shares this package and starts fast.
+Nothing is imported here: ``torchada_build.compilers`` (the driver) shares this package and starts fast,
+and the start-up hook imports this package in every interpreter.
 """
 
-from __future__ import annotations
-
-__all__: list[str] = []
+__all__: "list[str]" = []  # no __future__ import: the start-up hook imports this package in every Python

@@ -6,6 +6,8 @@ the backend translates (``mcc``, or ``loopback`` for verification); with ``nvcc`
 * ``CUDA_HOME`` becomes the toolkit mimic, a CUDA root whose ``bin/nvcc`` is torchada-nvcc. torch then
   compiles every ``.cu`` through torchada-nvcc on all its paths (setuptools with and without ninja, JIT),
   its CUDA version check reads the mimic's ``nvcc --version``, and ``CUDA_HOME`` is never ``None``.
+  The mimic's ``bin`` also goes first on ``PATH``: a ``setup.py`` that runs ``nvcc`` to decide whether to
+  build its CUDA extension (torchsort's does) finds torchada-nvcc on a MUSA machine, which has no nvcc.
 * ``include_paths``/``library_paths`` and ``CUDAExtension`` add the backend's dirs, libraries and rpaths
   (:mod:`.settings`); ``_prepare_ldflags`` does the same for JIT links.
 * ``COMMON_NVCC_FLAGS`` loses torch's half/bfloat16 switches on MUSA (:func:`.settings.musa_common_flags`).
@@ -78,6 +80,8 @@ class Patch:
 class _State:
     choice: BackendChoice | None = None
     originals: dict[str, Any] | None = None
+    path: str | None = None
+    """``PATH`` before :func:`install` put the mimic's ``bin`` first."""
 
 
 _STATE = _State()
@@ -292,6 +296,8 @@ def install() -> InstallStatus:
     originals = {p.name: p.current(cpp_extension) for p in PATCHES}
     originals["CUDA_HOME"] = cpp_extension.CUDA_HOME
     cpp_extension.CUDA_HOME = str(toolkit_root(choice.backend.value))
+    _STATE.path = os.environ.get("PATH")
+    os.environ["PATH"] = os.pathsep.join(filter(None, [str(Path(cpp_extension.CUDA_HOME, "bin")), _STATE.path]))
     if choice.backend is Backend.MCC:
         originals["COMMON_NVCC_FLAGS"] = cpp_extension.COMMON_NVCC_FLAGS
         cpp_extension.COMMON_NVCC_FLAGS = musa_common_flags(cpp_extension.COMMON_NVCC_FLAGS)
@@ -309,4 +315,8 @@ def uninstall() -> None:
 
     for name, value in _STATE.originals.items():
         _rebind(cpp_extension, name, value)
-    _STATE.choice, _STATE.originals = None, None
+    if _STATE.path is None:
+        os.environ.pop("PATH", None)
+    else:
+        os.environ["PATH"] = _STATE.path
+    _STATE.choice, _STATE.originals, _STATE.path = None, None, None

@@ -39,7 +39,7 @@ from .base import (
     translate_macro,
 )
 
-__all__ = ["DEFAULT_CUDA_ARCH", "RENDERERS", "MccToolchain"]
+__all__ = ["DEFAULT_CUDA_ARCH", "RENDERERS", "MccToolchain", "musa_arches_for"]
 
 DEFAULT_CUDA_ARCH = 80
 """What ``-v`` reports, and builds target, when neither the command line, ``TORCHADA_MUSA_ARCH`` nor a
@@ -132,6 +132,21 @@ def _device_arches() -> list[str]:
     return [f"mp_{major}{minor}" for major, minor in sorted(set(capabilities))]
 
 
+def musa_arches_for(targets: GpuTargets, environ: Mapping[str, str], facts: DbFacts) -> list[str]:
+    """The MUSA architectures a compile asking for ``targets`` builds for: ``TORCHADA_MUSA_ARCH``, else
+    ``TORCH_MUSA_ARCH_LIST``, else ``targets`` through the sm → mp table, else the visible devices'
+    (:func:`_device_arches`), else the tier of :data:`DEFAULT_CUDA_ARCH`."""
+    named = _named_arches(environ, facts)
+    if named is not None:
+        return named
+    if targets.special in ("all", "all-major"):
+        return list(facts.musa_arches)
+    if targets.numbers and targets.special is None:
+        _check_listed(targets, facts)
+        return list(dict.fromkeys(facts.musa_for_sm[sm] for sm in targets.numbers))
+    return _device_arches() or [facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
+
+
 class MccToolchain(TranslatingToolchain):
     backend = Backend.MCC
 
@@ -192,19 +207,7 @@ class MccToolchain(TranslatingToolchain):
         return ctx.facts.library("cudart" if name == "cudart_static" else name)
 
     def musa_arches(self, ctx: BuildContext) -> list[str]:
-        """``TORCHADA_MUSA_ARCH``, else ``TORCH_MUSA_ARCH_LIST``, else the requested architectures
-        through the sm → mp table, else the visible devices' (:func:`_device_arches`), else the tier
-        of :data:`DEFAULT_CUDA_ARCH`."""
-        named = _named_arches(ctx.environ, ctx.facts)
-        if named is not None:
-            return named
-        targets = ctx.targets
-        if targets.special in ("all", "all-major"):
-            return list(ctx.facts.musa_arches)
-        if targets.numbers and targets.special is None:
-            _check_listed(ctx.targets, ctx.facts)
-            return list(dict.fromkeys(ctx.facts.musa_for_sm[sm] for sm in targets.numbers))
-        return _device_arches() or [ctx.facts.musa_for_sm[DEFAULT_CUDA_ARCH]]
+        return musa_arches_for(ctx.targets, ctx.environ, ctx.facts)
 
     def depends_on_device(self, ctx: BuildContext) -> bool:
         targets = ctx.targets

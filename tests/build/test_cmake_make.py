@@ -213,9 +213,14 @@ def test_makefile_loopback_and_musa_dry_run(tmp_path: Path, loopback_env, musa_e
 
 @pytest.mark.skipif(importlib.util.find_spec("scikit_build_core") is None, reason="scikit-build-core is not installed")
 def test_scikit_build_core_loopback(tmp_path: Path, loopback_env) -> None:
+    """``pip wheel .`` as is: the start-up hook names torchada's toolchain file for scikit-build-core's CMake."""
     source = copy_sample("skbuild", tmp_path)
-    env = {**loopback_env, "CMAKE_TOOLCHAIN_FILE": str(get_toolchain_file()), "CMAKE_GENERATOR": "Ninja"}
-    run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", "dist", "."], source, env).check()
+    env = {**loopback_env, "CMAKE_GENERATOR": "Ninja"}
+    built = run([sys.executable, "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", "dist", "."],
+                source, env).check()  # fmt: skip
+    assert str(get_toolchain_file()) in built.output
+    copies = [p for p in Path(env["TORCHADA_CACHE_DIR"]).rglob("saxpy.cu") if p.is_file()]
+    assert any(b"musaMalloc" in p.read_bytes() for p in copies), "saxpy.cu was not translated"
     (wheel,) = (source / "dist").glob("gpu_saxpy-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(source / "installed")
@@ -237,7 +242,7 @@ def test_scikit_build_core_under_pips_build_isolation(tmp_path: Path, loopback_e
     if probe.returncode != 0:
         pytest.skip(f"PyPI cannot be reached: {probe.output.strip().splitlines()[-1]}")
     source = copy_sample("skbuild", tmp_path)
-    env = {**loopback_env, "CMAKE_TOOLCHAIN_FILE": str(get_toolchain_file()), "CMAKE_GENERATOR": "Ninja"}
+    env = {**loopback_env, "CMAKE_GENERATOR": "Ninja"}  # the start-up hook names the toolchain file
     built = run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", "dist", "."], source, env).check()
     assert "CMakeFiles/torchada/torchada-nvcc" in built.output, "the driver ran without its wrapper"
     copies = [p for p in Path(env["TORCHADA_CACHE_DIR"]).rglob("saxpy.cu") if p.is_file()]
