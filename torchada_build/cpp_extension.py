@@ -289,6 +289,8 @@ def install() -> InstallStatus:
     import torch
     from torch.utils import cpp_extension
 
+    if _STATE.originals is not None:  # that first import ran the start-up hook, which installed it
+        return InstallStatus.ALREADY_INSTALLED
     missing = [p.name for p in PATCHES if not callable(p.current(cpp_extension))]
     if missing or not hasattr(cpp_extension, "CUDA_HOME"):
         names = ", ".join(missing or ["CUDA_HOME"])

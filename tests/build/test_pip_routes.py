@@ -7,7 +7,7 @@ torchsort's sdist from PyPI goes through each route a user takes: ``pip wheel``,
 users must build. Each reaches mcc for its CUDA extension (torchsort's ``setup.py`` builds that extension only
 when ``nvcc`` runs: torchada-nvcc, first on ``PATH``), and its metadata records the MUSA build. An isolated
 build stops with one line. The same routes compile for real in loopback in the CI slice
-(``tests/real/test_pip_routes.py``); scikit-build-core's are in ``test_cmake_make.py``.
+(``tests/real/test_pip_loopback.py``); scikit-build-core's are in ``test_cmake_make.py``.
 """
 
 from __future__ import annotations
