@@ -12,18 +12,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from corpus import build_environment, build_venv, by_key, fetch_sdist
+from corpus import build_environment, by_key, fetch_sdist
 from musa_standin import make_musa_standin
 
 pytestmark = [pytest.mark.network, pytest.mark.nvcc, pytest.mark.slow, pytest.mark.real, pytest.mark.ci_slice]
-
-
-@pytest.fixture(scope="module")
-def venv(nvcc: str) -> Path:  # noqa: ARG001
-    try:
-        return build_venv()
-    except RuntimeError as error:
-        pytest.skip(f"cannot make the build venv with the CUDA build of torch: {error}")
 
 
 def _sdist(key: str) -> Path:

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from corpus import CORPUS, MODES, BuildResult, Project, build_venv, fetch_sdist, run_project
+from corpus import CORPUS, MODES, BuildResult, Project, fetch_sdist, run_project
 from musa_standin import make_musa_standin
 
 pytestmark = [pytest.mark.network, pytest.mark.nvcc, pytest.mark.slow]
@@ -25,14 +25,6 @@ def _params() -> list[object]:
         if project.ci != MODES:
             params.append(pytest.param((project, MODES), id=project.key, marks=[pytest.mark.real]))
     return params
-
-
-@pytest.fixture(scope="module")
-def venv(nvcc: str) -> Path:  # noqa: ARG001
-    try:
-        return build_venv()
-    except RuntimeError as error:
-        pytest.skip(f"cannot make the build venv with the CUDA build of torch: {error}")
 
 
 @pytest.fixture(scope="module", params=_params())
