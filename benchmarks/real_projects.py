@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests" / "real"), str(REPO / "tests" / "build")]
+sys.path[:0] = [str(REPO / "tests" / "real"), str(REPO / "tests" / "build"), str(REPO / "tests")]
 
 import corpus  # noqa: E402
 from musa_standin import make_musa_standin  # noqa: E402

@@ -7,20 +7,22 @@ is a CUDA 12 build: pip installs its ``nvidia-*-cu12`` wheels from torch's own p
 
 A venv lives under ``$TORCHADA_TEST_CACHE`` (default ``~/.cache/torchada-tests``) in a folder named
 after its torch, is made again when its requirements change, and has this checkout of torchada
-installed editable (again each session, which takes a second). Standard library only: the test
+installed editable (again when the checkout changes). :func:`cached_venv` makes the real-project
+corpus's venvs the same way. Standard library only: the test
 session that calls this stays free of torch.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE", "REPO", "TORCH_2_7", "PipError", "torch_venv"]
+__all__ = ["CACHE", "REPO", "TORCH_2_7", "PipError", "cached_venv", "torch_venv"]
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("TORCHADA_TEST_CACHE", Path.home() / ".cache" / "torchada-tests"))
@@ -49,26 +51,48 @@ class PipError(RuntimeError):
 
 def torch_venv(requirements: tuple[str, ...] = TORCH_2_7) -> Path:
     """The cached venv with ``requirements`` (the first names its torch) and this checkout, editable."""
-    name = "torch-" + requirements[0].partition("==")[2]
+    return cached_venv("torch-" + requirements[0].partition("==")[2], requirements)
+
+
+def cached_venv(name: str, requirements: tuple[str, ...], built_against: tuple[str, ...] = ()) -> Path:
+    """``CACHE/name``: a venv with ``requirements``, then ``built_against`` (sdists whose ``setup.py``
+    imports torch, built without isolation), made again when either changes; and this checkout of
+    torchada, installed editable. A lock makes two sessions (or xdist workers) wait for one another."""
     venv = CACHE / name
     python = venv / "bin" / "python"
     stamp = venv / ".requirements"
-    wanted = "\n".join(requirements)
+    wanted = "\n".join((*requirements, *built_against))
     CACHE.mkdir(parents=True, exist_ok=True)
     with open(CACHE / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two sessions (or xdist workers) make it once
+        fcntl.flock(lock, fcntl.LOCK_EX)
         if not (python.exists() and stamp.is_file() and stamp.read_text() == wanted):
             shutil.rmtree(venv, ignore_errors=True)
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
             try:
                 _pip(python, "install", "--quiet", "--disable-pip-version-check", *requirements)
+                if built_against:
+                    _pip(python, "install", "--quiet", "--disable-pip-version-check", "--no-build-isolation",
+                         *built_against)  # fmt: skip
             except PipError:
                 shutil.rmtree(venv, ignore_errors=True)
                 raise
             stamp.write_text(wanted)
-        _pip(python, "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-             "--no-build-isolation", "--no-index", "--editable", str(REPO))
+        _install_checkout(venv)
     return venv
+
+
+def _install_checkout(venv: Path) -> None:
+    """This checkout, editable, unless the venv has it already: reinstalling while another worker builds
+    with the venv would take its console scripts away under it. What the install depends on is the
+    checkout's folder and its ``pyproject.toml`` and ``setup.py``; the editable finder sees new modules."""
+    marker = venv / ".torchada-checkout"
+    inputs = hashlib.sha256(b"".join((REPO / name).read_bytes() for name in ("pyproject.toml", "setup.py")))
+    wanted = f"{REPO}\n{inputs.hexdigest()}\n"
+    if marker.is_file() and marker.read_text() == wanted:
+        return
+    _pip(venv / "bin" / "python", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+         "--no-build-isolation", "--no-index", "--editable", str(REPO))  # fmt: skip
+    marker.write_text(wanted)
 
 
 def _pip(python: Path, *args: str) -> None:

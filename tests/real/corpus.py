@@ -34,8 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from torch_venvs import CACHE, cached_venv
+
 REPO = Path(__file__).resolve().parents[2]
-CACHE = Path(os.environ.get("TORCHADA_TEST_CACHE", Path.home() / ".cache" / "torchada-tests"))
 CUDA_TORCH = "torch==2.14.1"
 """The CUDA 13 build of torch: extensions link its ``c10_cuda``/``torch_cuda`` and include its ``ATen/cuda``."""
 BUILD_REQUIREMENTS = (CUDA_TORCH, "ninja==1.13.0", "numpy==2.4.1", "wheel==0.47.0", "libclang==18.1.1", "packaging", "rich")
@@ -225,33 +226,8 @@ def unpack(sdist: Path, destination: Path) -> Path:
 
 
 def build_venv() -> Path:
-    """A venv with the CUDA build of torch and this checkout of torchada (installed editable, each session)."""
+    """A venv with the CUDA build of torch and this checkout of torchada (installed editable)."""
     return cached_venv(f"build-venv-{CUDA_TORCH.replace('==', '-')}", BUILD_REQUIREMENTS)
-
-
-def cached_venv(name: str, requirements: tuple[str, ...], built_against: tuple[str, ...] = ()) -> Path:
-    """``CACHE/name``: a venv with ``requirements``, then ``built_against`` (sdists whose ``setup.py``
-    imports torch, built without isolation), made again when either changes; and this checkout of
-    torchada, installed editable each session."""
-    venv = CACHE / name
-    python = venv / "bin" / "python"
-    stamp = venv / ".requirements"
-    wanted = "\n".join((*requirements, *built_against))
-    if not (python.exists() and stamp.is_file() and stamp.read_text() == wanted):
-        shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        _pip(python, "install", "--quiet", *requirements)
-        if built_against:
-            _pip(python, "install", "--quiet", "--no-build-isolation", *built_against)
-        stamp.write_text(wanted)
-    _pip(python, "install", "--quiet", "--no-deps", "--no-build-isolation", "--editable", str(REPO))
-    return venv
-
-
-def _pip(python: Path, *args: str) -> None:
-    done = subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"pip {' '.join(args[:2])} failed: {done.stderr.strip()[-2000:]}")
 
 
 @dataclass(frozen=True)

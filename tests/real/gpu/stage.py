@@ -18,7 +18,7 @@ import tarfile
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[2])]  # tests/real, tests
 from corpus import by_key, fetch_sdist  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
