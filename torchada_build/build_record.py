@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any
 
@@ -27,12 +27,11 @@ __all__ = ["FILE_NAME", "build_record", "write_record"]
 
 FILE_NAME = "torchada.json"
 
-_CUDA_SUFFIXES = (".cu", ".mu")
 
-
-def _nvcc_flags(extension: Any) -> list[str] | None:
-    """The nvcc flags of an extension with CUDA sources (None for one without)."""
-    if not any(os.path.splitext(str(s))[1] in _CUDA_SUFFIXES for s in extension.sources):
+def _nvcc_flags(extension: Any, is_cuda_file: Callable[[str], bool]) -> list[str] | None:
+    """The nvcc flags of an extension with CUDA sources (torch's ``_is_cuda_file``, which the seam makes take
+    ``.mu`` too); None for one without."""
+    if not any(is_cuda_file(str(s)) for s in extension.sources):
         return None
     args = extension.extra_compile_args
     return list(args.get("nvcc", [])) if isinstance(args, dict) else list(args)
@@ -58,7 +57,7 @@ def build_record(backend: str, extensions: Iterable[Any]) -> dict[str, Any] | No
     facts = get_db_facts(open_cache_dir(os.environ))
     arches: set[str] = set()
     for extension in extensions:
-        flags = _nvcc_flags(extension)
+        flags = _nvcc_flags(extension, cpp_extension._is_cuda_file)
         if flags is not None:
             argv = [*flags, *cpp_extension._get_cuda_arch_flags(flags)]
             arches.update(musa_arches_for(requested_targets(parse_args(argv, environ=os.environ)), os.environ, facts))
