@@ -16,7 +16,6 @@ with the CUDA build of torch and this checkout of torchada) are cached under ``T
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,17 +23,15 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torch_venvs import CACHE, cached_venv
+from sdists import fetch_pinned_sdist, unpack
+from torch_venvs import cached_venv
 
 REPO = Path(__file__).resolve().parents[2]
 CUDA_TORCH = "torch==2.14.1"
@@ -193,33 +190,8 @@ def by_key(key: str) -> Project:
 
 
 def fetch_sdist(project: Project) -> Path:
-    """The project's sdist from PyPI's simple index (PEP 691), checked against its pinned sha256."""
-    target = CACHE / "sdists" / f"{project.key}.tar.gz"
-    if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == project.sha256:
-        return target
-    request = urllib.request.Request(
-        f"https://pypi.org/simple/{project.name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
-    )
-    with urllib.request.urlopen(request, timeout=120) as response:
-        files = json.load(response)["files"]
-    (url,) = [f["url"] for f in files if f["hashes"].get("sha256") == project.sha256]
-    with urllib.request.urlopen(url, timeout=600) as response:
-        data = response.read()
-    if hashlib.sha256(data).hexdigest() != project.sha256:
-        raise RuntimeError(f"{project.key}: the sdist's sha256 differs from the pinned one")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as partial:
-        partial.write(data)
-    os.replace(partial.name, target)
-    return target
-
-
-def unpack(sdist: Path, destination: Path) -> Path:
-    """The sdist's single top folder, unpacked under ``destination``."""
-    with tarfile.open(sdist) as archive:
-        archive.extractall(destination, filter="data")
-    (top,) = [p for p in destination.iterdir() if p.is_dir()]
-    return top
+    """The project's sdist from PyPI, checked against its pinned sha256 (cached)."""
+    return fetch_pinned_sdist(project.name, project.key, project.sha256)
 
 
 # -- the build environment --------------------------------------------------------------------------
