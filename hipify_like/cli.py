@@ -32,7 +32,7 @@ from .findings import Finding
 from .mapping import load_db
 from .report import PortedFile, PortReport
 from .tables import get_tables
-from .translate import Translation, translate_sources
+from .translate import Translation, project_macros, translate_sources
 from .unit import resolve_include, translate_unit
 from .workers import forked_workers, split
 
@@ -344,13 +344,16 @@ class _TreePort(NamedTuple):
     """The names of the tree's files whose suffix is not a source's (:meth:`included`), as bytes."""
     line_directives: bool
     backup_suffix: str
+    project_names: frozenset[str]
+    """The project's own CUDA-looking macros (:func:`.translate.project_macros`), kept in every file."""
 
     def port(self, paths: Sequence[str]) -> list[tuple[PortedFile, list[str]]]:
         """Translate a batch of the tree's files and write each where it goes; each file's record and
         what it includes of the files that :attr:`non_source_names` names."""
         originals = [read_file(p) for p in paths]
         results = translate_sources([(data, p) for p, (data, _) in zip(paths, originals, strict=True)],
-                                    is_local=self.is_local, line_directives=self.line_directives)  # fmt: skip
+                                    is_local=self.is_local, line_directives=self.line_directives,
+                                    project_names=self.project_names)  # fmt: skip
         for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
                 write_inplace(Path(path), translation, self.backup_suffix)
@@ -403,10 +406,10 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
             others.append(Path(entry.path))
             non_sources.add(entry.path)
     batches = split(sources, args.jobs, most=_BATCH)
+    get_tables()  # built once, before processes are forked
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
                      frozenset(os.fsencode(os.path.basename(path)) for path in non_sources), args.line_directives,
-                     args.backup_suffix)  # fmt: skip
-    get_tables()  # built once, before processes are forked
+                     args.backup_suffix, project_macros(read_file(path)[0] for path in sources))  # fmt: skip
     with forked_workers(work.port, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate
             copy_others(root, out_root, others)

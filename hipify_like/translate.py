@@ -13,10 +13,11 @@ the renamed tokens is kept, and so is every line break.
 from __future__ import annotations
 
 import bisect
+import collections
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from .findings import Finding
@@ -24,7 +25,7 @@ from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
 from .mapping import Entry, Status
 from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
 
-__all__ = ["Include", "LocalHeaderTest", "Translation", "translate_source", "translate_sources"]
+__all__ = ["Include", "LocalHeaderTest", "Translation", "project_macros", "translate_source", "translate_sources"]
 
 LocalHeaderTest = Callable[[str, str, bool], bool]
 """``(including file, spelled, angled) -> bool``: whether an ``#include`` names a project header."""
@@ -32,7 +33,9 @@ LocalHeaderTest = Callable[[str, str, bool], bool]
 _COMPARISONS = (b">=", b">", b"<", b"<=", b"==", b"!=")
 _FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
 _INTEGER = re.compile(rb"(\d+)[uUlL]*")
-_FULL_MASK = re.compile(rb"0[xX][fF]{8}[uU]?[lL]{0,2}")
+_FULL_32 = 0xFFFFFFFF
+_INTEGER_LITERAL = re.compile(rb"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?")
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
 _WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
 _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
@@ -49,14 +52,60 @@ _PTX_OPCODES = (
     "atom red mma wmma wgmma ldmatrix stmatrix cp prmt lop3 setp set selp slct bfe bfi brev popc clz bfind vote "
     "match activemask membar fence rcp sqrt rsqrt ex2 lg2 sin cos tanh copysign testp prefetch prefetchu "
     "isspacep mbarrier redux dp4a dp2a elect griddepcontrol tcgen05 mapa getctarank multimem nanosleep sad "
-    "mul24 mad24 addc subc madc cnot szext bmsk discard applypriority createpolicy tensormap setmaxnreg"
+    "mul24 mad24 addc subc madc cnot szext bmsk discard applypriority createpolicy tensormap setmaxnreg "
+    "vadd vsub vabsdiff vmin vmax vshl vshr vmad vset vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 vset2 "
+    "vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4 suld sust sured suq tex tld4 txq ldu istypep"
 ).split()
 _PTX_TEXT = re.compile(
-    rb'(?:^"|[\s;{}@!]|\\[nt])(?:' + b"|".join(o.encode() for o in _PTX_OPCODES) + rb")\.[a-z0-9]"
-    rb"|\.reg\b|%%(?:laneid|warpid|smid|nsmid|clock(?:64)?|globaltimer|lanemask_\w+|n?tid|n?ctaid|\w+_smem_size)"
+    rb"(?:^|[\s;{}@!]|\\[nt])(?:" + b"|".join(o.encode() for o in _PTX_OPCODES) + rb")\.[a-z0-9]"
+    rb"|(?:^|[\s;{}])(?:trap|exit|brkpt|ret)\s*;|\.reg\b"
+    rb"|%%?(?:laneid|warpid|smid|nsmid|clock(?:64)?|globaltimer|lanemask_\w+|n?tid|n?ctaid|\w+_smem_size)"
 )
-"""PTX in an ``asm`` string: an instruction with a ``.`` qualifier (``mov.u32``, ``shfl.sync``), a
-``.reg`` declaration or a special register; ARM's ``vld1.32`` and x86's ``movl`` are not."""
+"""PTX in an ``asm`` template: an instruction with a ``.`` qualifier (``mov.u32``, ``vmax.s32.s32.s32``),
+one without (``trap;``), a ``.reg`` declaration or a special register; ARM's ``vld1.32`` and x86's
+``movl`` are not."""
+_HOST_ASSEMBLY = re.compile(
+    rb"%%?(?:[re]?(?:[abcd]x|[sd]i|[sb]p)|[xyz]mm\d+|[abcd][lh])\b"
+    rb"|\b(?:cpuid|rdtscp?|pause|lock|xchg[bwlq]?|cmpxchg\w*|[lsm]fence|int3|hlt|xgetbv"
+    rb"|(?:mov|add|sub|and|or|xor|push|pop|lea|cmp)[bwlq]"
+    rb"|dmb|dsb|isb|yield|wfe|wfi|sevl?|mrs|msr|ldaxr\w*|ldxr\w*|stl?xr\w*|prfm|fmla|vld\d|vst\d|ld\d|st\d)\b"
+)
+"""Host assembly in an ``asm`` template: x86 registers and instructions (``%%eax``, ``cpuid``, ``movl``),
+ARM barriers, exclusives and NEON (``dmb``, ``ldaxr``, ``vld1``, ``fmla``)."""
+_ASM_QUALIFIERS = frozenset({b"volatile", b"__volatile__", b"goto", b"inline", b"__inline__"})
+_THREAD_INDEX_NAME = re.compile(rb"(?:\w*_)?(?:lane|laneId|tid|tidx|thread_?[iI]d[x]?|thread_?[iI]dx)(?:_?[iI]d[x]?)?")
+"""Names of a thread's or lane's index (``tid``, ``lane_id``, ``threadId``), in lane arithmetic."""
+_WARP_SIZE_LOG = re.compile(r"(?i)log|bits|shift")
+"""A warp-size name that holds its logarithm (``WARP_SIZE_BITS``, ``kLog2WarpSize``)."""
+_LANE_TARGET = re.compile(rb"(?i)(?:\w*_)?(?:lane|warp|wid)(?:_?(?:id|idx|index|num))?")
+"""Names of a lane or warp index being initialised (``lane``, ``lane_id``, ``warp_id``, ``wid``)."""
+_THREAD_INDEX_INITIALISER = (
+    rb"\s*(?:=|\(|\{)\s*(?:\(\s*(?:unsigned\s+)?int\s*\)\s*|static_cast\s*<\s*(?:unsigned\s+)?int\s*>\s*\(\s*)?"
+    rb"threadIdx\s*\.\s*[xyz]\b"
+)
+"""What follows a name initialised with a thread index: ``= threadIdx.x``, ``(static_cast<int>(threadIdx.x)``."""
+_LANE_ARITHMETIC = re.compile(rb"(%|&|>>|/)\s*(3[12]|0[xX]1[fF]|5)\b")
+"""``% 32``, ``& 31``, ``>> 5``, ``/ 32``: a lane or a warp index, for 32-lane warps (the operator and its
+operand in :data:`_LANE_OPERANDS`; one expression with a common start is 12 times faster to search)."""
+_LANE_OPERANDS = {b"%": {b"32"}, b"&": {b"31", b"0x1f", b"0x1F", b"0X1f", b"0X1F"}, b">>": {b"5"}, b"/": {b"32"}}
+_FULL_MASK_NAME = re.compile(rb"(?i)\w*(?:full|final|all)_?(?:warp_?|lanes?_?)?mask\w*")
+"""Names of a project's full warp mask (``FULL_MASK``, ``FINAL_MASK``, ``kFullMask``) whose value is not in
+the file."""
+_CAST_TYPE_WORDS = frozenset(
+    {b"unsigned", b"signed", b"int", b"long", b"const", b"uint32_t", b"int32_t", b"uint64_t", b"int64_t", b"uint", b"unsigned_int"}
+)
+_MACRO_DEFINITION = re.compile(rb"#[ \t]*define[ \t]+(\w+)")
+_TYPE_DEFINITION = re.compile(rb"\b(?:struct|class|union|enum|using|namespace)\s+(?:(?:class|struct)\s+)?(\w+)")
+"""Where a file may define a name of its own: a macro, a type (or namespace); each is checked on the
+tokens (:meth:`_FileTranslator.definitions`). Two expressions search faster than their alternation."""
+_FUNCTION_QUALIFIERS = frozenset({b"const", b"noexcept", b"override", b"final"})
+_NOT_A_TYPE = frozenset(
+    {b"return", b"else", b"do", b"case", b"goto", b"throw", b"new", b"delete", b"sizeof", b"co_return", b"co_yield",
+     b"co_await", b"typename", b"template", b"if", b"while", b"for", b"switch"}
+)  # fmt: skip
+_NOT_BEFORE_VARIABLE = frozenset({b"struct", b"class", b"union", b"enum", b"namespace", b"using", b"operator"})
+"""Words after which a name is not a variable's (``using namespace nvcuda;``, ``struct cudaFoo;``)."""
+_PROJECT_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
 class Include(NamedTuple):
@@ -96,9 +145,12 @@ def translate_source(
     report_includes: bool = False,
     line_directive: str | None = None,
     tables: Tables | None = None,
+    project_names: frozenset[str] = frozenset(),
 ) -> Translation:
     """Translate one file. ``line_directive`` (a path) makes the output start with ``#line 1 "path"``."""
-    result = translate_sources([(data, path)], is_local=is_local, report_includes=report_includes, tables=tables)[0]
+    result = translate_sources(
+        [(data, path)], is_local=is_local, report_includes=report_includes, tables=tables, project_names=project_names
+    )[0]
     return result if line_directive is None else _with_line_directive(result, line_directive)
 
 
@@ -109,29 +161,41 @@ def translate_sources(
     report_includes: bool = False,
     line_directives: bool = False,
     tables: Tables | None = None,
+    project_names: frozenset[str] = frozenset(),
 ) -> list[Translation]:
     """Translate several files, lexing together those that need it (faster than one at a time).
 
     ``is_local`` is asked about an ``#include`` whose header the database maps (a project header of
     that name is kept); with ``report_includes`` it is asked about every ``#include``, and the project
     headers found are listed in :attr:`Translation.includes`. ``line_directives`` starts each output
-    with ``#line 1`` naming its file.
+    with ``#line 1`` naming its file. ``project_names`` are the project's own names (its macros,
+    :func:`project_macros`), kept even where the database would translate them.
     """
     tables = tables or get_tables()
     scans = [find_candidates(tables, data, report_includes) for data, _ in files]
     candidates = [found for found, _ in scans]
-    needs_lexing = [i for i, found in enumerate(candidates) if found or _has_spliced_word(files[i][0])]
+    needs_lexing = [i for i, found in enumerate(candidates) if found or _has_spliced_word(files[i][0])
+                    or (b"threadIdx" in files[i][0] and _LANE_ARITHMETIC.search(files[i][0]))]  # fmt: skip
     lexed = dict(zip(needs_lexing, lex_many([files[i][0] for i in needs_lexing]), strict=True))
     results = []
     for i, (data, path) in enumerate(files):
         cuda_free = not scans[i][1] and not any(not _needs_nothing(tables, data, m, False) for m in candidates[i])
         if i in lexed:
-            translator = _FileTranslator(tables, data, path, lexed[i], is_local, report_includes)
+            translator = _FileTranslator(tables, data, path, lexed[i], is_local, report_includes, project_names)
             result = translator.run(candidates[i])._replace(cuda_free=cuda_free and not _has_spliced_word(data))
         else:
             result = Translation(path, data, data, (), Counter(), (), cuda_free)
         results.append(_with_line_directive(result, path) if line_directives else result)
     return results
+
+
+def project_macros(datas: Iterable[bytes], tables: Tables | None = None) -> frozenset[str]:
+    """The CUDA-looking names (of the database, or with a CUDA prefix) that a project's files ``#define``
+    themselves (its own ``CUDA_KERNEL_LOOP``, ``cudaCheckError``): every file of the project keeps them
+    as they are, unreported."""
+    tables = tables or get_tables()
+    names = {m.group(1) for data in datas if b"define" in data for m in _PROJECT_MACRO.finditer(data)}
+    return frozenset(name.decode() for name in names if tables.is_candidate(name))
 
 
 def _has_spliced_word(data: bytes) -> bool:
@@ -198,6 +262,17 @@ def _skip_blanks_back(data: bytes, i: int) -> int | None:
 _BOM = b"\xef\xbb\xbf"
 
 
+def _integer(text: bytes) -> int | None:
+    """An integer literal's value (``0xFFFFFFFFu``, ``4294967295``, ``0b1``, ``1'000``, ``017``)."""
+    match = _INTEGER_LITERAL.fullmatch(text)
+    if match is None:
+        return None
+    digits = match.group(1).replace(b"'", b"").decode()
+    if digits[:2].lower() in ("0x", "0b"):
+        return int(digits, 0)
+    return int(digits, 8) if len(digits) > 1 and digits[0] == "0" else int(digits)
+
+
 def _with_line_directive(result: Translation, original_path: str) -> Translation:
     """``#line 1 "<original>"`` first, after a UTF-8 byte-order mark (compilers take one only there)."""
     bom = _BOM if result.text.startswith(_BOM) else b""
@@ -211,7 +286,14 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
 
 class _FileTranslator:
     def __init__(
-        self, tables: Tables, data: bytes, path: str, tokens: Tokens, is_local: LocalHeaderTest, report_includes: bool
+        self,
+        tables: Tables,
+        data: bytes,
+        path: str,
+        tokens: Tokens,
+        is_local: LocalHeaderTest,
+        report_includes: bool,
+        project_names: frozenset[str],
     ):
         self.tables = tables
         self.db = tables.db
@@ -220,12 +302,15 @@ class _FileTranslator:
         self.tokens = tokens
         self.is_local = is_local
         self.report_includes = report_includes
+        self.project_names = project_names
         self.edits: dict[int, tuple[int, bytes]] = {}
         self.findings: list[Finding] = []
         self.renamed: Counter[str] = Counter()
         self.includes: list[Include] = []
         self._line_starts: list[int] | None = None
-        self._defined: set[bytes] | None = None
+        self._own: dict[str, bool] = {}
+        self.occurrences: dict[bytes, list[int]] = collections.defaultdict(list)
+        """Where each candidate word is, as tokens (:meth:`run` fills it)."""
         self._foreign: list[tuple[int, int, bool]] | None = None
         self._breaks: dict[int, bool] = {}
 
@@ -377,6 +462,8 @@ class _FileTranslator:
         words = [(i, w) for i, w in found if self.tokens.kinds[i] in _IDENTIFIER_KINDS and self.spelling(i) == w]
         words += self.spliced_words
         words.sort()
+        for i, word in words:
+            self.occurrences[word].append(i)
         includes = set(self.include_names)
         for i, word in words:
             if i in includes:
@@ -386,8 +473,11 @@ class _FileTranslator:
                 self.translate_word(i, word.decode())
         for i in sorted(includes):  # those no candidate showed (#import, the header unknown)
             self.translate_include(i)
+        if _LANE_ARITHMETIC.search(self.data):
+            self.check_lane_arithmetic(any(word.decode() in WARP_INTRINSICS for _, word in words))
         text = self.splice()
-        return Translation(self.path, self.data, text, tuple(self.findings), self.renamed, tuple(self.includes))
+        findings = tuple(sorted(self.findings, key=lambda f: (f.line, f.column)))
+        return Translation(self.path, self.data, text, findings, self.renamed, tuple(self.includes))
 
     @functools.cached_property
     def spliced_words(self) -> list[tuple[int, bytes]]:
@@ -492,10 +582,15 @@ class _FileTranslator:
         return False
 
     def translate_plain(self, i: int, word: str) -> None:
+        """A name of the database is translated, and a CUDA-looking name it does not know is reported, unless
+        the project defines it (its own ``CUDA_KERNEL_LOOP``) or the file declares it as a variable or member
+        (``const float* texture = …``, ``int cudaDeviceIdx;``): those are the project's names."""
+        if self.is_own(word):
+            return
         entry = self.db.identifier(word)
         if entry is not None:
             self.apply(entry, [i])
-        elif self.tables.unknown.fullmatch(word.encode()) and not self.defined_here(word):
+        elif self.tables.unknown.fullmatch(word.encode()):
             self.report(
                 "TA1004",
                 self.tokens.starts[i],
@@ -504,25 +599,116 @@ class _FileTranslator:
             )
 
     def is_ptx(self, i: int) -> bool:
-        """Whether the ``asm`` statement at ``i`` holds PTX: its first string (after ``volatile`` and
-        ``(``) reads as PTX. Host assembly (x86, ARM NEON) is not; an ``asm`` whose text is not a
-        literal there (a macro) is taken for PTX."""
+        """Whether the ``asm`` statement at ``i`` is device assembly (PTX): its template (every string
+        literal before the first ``:`` or ``)``) reads as PTX, or as anything but host assembly (x86, ARM);
+        an empty template (a compiler barrier) is not; a template that is not literals alone (a macro)
+        is taken for PTX."""
         j = self.step(i, 1)
-        while self.is_word(j, b"volatile") or self.is_word(j, b"__volatile__") or self.is_word(j, b"goto"):
+        while self.is_word(j) and self.text(j) in _ASM_QUALIFIERS:  # type: ignore[arg-type]
             j = self.step(j, 1)
-        literal = self.step(j, 1) if self.is_punct(j, b"(") else None
-        if literal is None or self.tokens.kinds[literal] != TokenKind.LITERAL or self.text(literal)[:1] != b'"':
+        if not self.is_punct(j, b"("):
             return True
-        return bool(_PTX_TEXT.search(self.text(literal)))
+        parts = []
+        k = self.step(j, 1)
+        while k is not None and self.tokens.kinds[k] == TokenKind.LITERAL and self.text(k).endswith(b'"'):
+            literal = self.text(k)
+            parts.append(literal[literal.index(b'"') + 1 : -1])
+            k = self.step(k, 1)
+        if not parts or not self.is_punct(k, b":", b"::", b")"):
+            return True
+        template = b" ".join(parts)
+        if _PTX_TEXT.search(template):
+            return True
+        return not _HOST_ASSEMBLY.search(template) and template.replace(b"\\n", b"").replace(b"\\t", b"").strip() != b""
+
+    def is_own(self, word: str) -> bool:
+        """Whether ``word`` is the project's own name here (:meth:`defined_here`, :meth:`declared_here`)."""
+        known = self._own.get(word)
+        if known is None:
+            known = self._own[word] = self.defined_here(word) or self.declared_here(word)
+        return known
 
     def defined_here(self, word: str) -> bool:
-        """Whether this file ``#define``s ``word`` itself (a project macro such as ``CUDA_CHECK``)."""
-        if self._defined is None:
-            self._defined = set()
-            for i in range(len(self.tokens.kinds) - 2):
-                if self.is_punct(i, b"#") and self.is_word(i + 1, b"define") and self.is_word(i + 2):
-                    self._defined.add(self.text(i + 2))
-        return word.encode() in self._defined
+        """Whether the project defines ``word`` itself: a macro, type or function of this file, or a macro
+        of the project's other files (``project_names``), such as its own ``CUDA_KERNEL_LOOP``."""
+        spelled = word.encode()
+        return word in self.project_names or spelled in self.definitions or self.defines_function(spelled)
+
+    @functools.cached_property
+    def definitions(self) -> frozenset[bytes]:
+        """The macros (``#define CUDA_CHECK``), types and namespaces (``struct cudaFoo``, ``using cudaBar =``)
+        this file defines."""
+        found = set()
+        for match in _MACRO_DEFINITION.finditer(self.data):
+            i = self.tokens.at(match.start(1))
+            if i is not None and self.spelling(i) == match.group(1) and self.names_directive(self.step(i, -1)):  # type: ignore[arg-type]
+                found.add(match.group(1))
+        for match in _TYPE_DEFINITION.finditer(self.data):
+            i = self.tokens.at(match.start(1))
+            if i is not None and self.is_word(i) and self.spelling(i) == match.group(1):
+                found.add(match.group(1))
+        return frozenset(found)
+
+    def defines_function(self, word: bytes) -> bool:
+        """Whether this file defines a function ``word`` with a body (``__device__ float16 __shfl(…) {``)."""
+        return any(self.declares(i) and self.has_body(i) for i in self.occurrences[word])
+
+    def has_body(self, name: int) -> bool:
+        """Whether the parameter list after word ``name`` is followed by a function body."""
+        i = self.step(self.matching_paren(self.step(name, 1)), 1)
+        while self.is_word(i) and self.text(i) in _FUNCTION_QUALIFIERS:  # type: ignore[arg-type]
+            i = self.step(i, 1)
+        return self.is_punct(i, b"{")
+
+    def matching_paren(self, i: int | None) -> int | None:
+        """The parenthesis that the one at ``i`` opens or closes, within one statement (else None)."""
+        if not self.is_punct(i, b"(", b")"):
+            return None
+        direction = 1 if self.is_punct(i, b"(") else -1
+        depth = 0
+        while i is not None:
+            if self.is_punct(i, b"(", b")"):
+                depth += direction if self.is_punct(i, b"(") else -direction
+                if depth == 0:
+                    return i
+            elif self.is_punct(i, b";", b"{", b"}"):
+                return None
+            i = self.step(i, direction)
+        return None
+
+    def declares(self, i: int, qualified: bool = True) -> bool:
+        """Whether word ``i`` follows a type: a word other than a statement keyword, ``>``, a ``*``/``&``
+        after one, or (``qualified``) ``::``/``~`` — a declaration's name, not a call's or a use's."""
+        before = self.step(i, -1)
+        while self.is_punct(before, b"*", b"&", b"&&") or self.is_word(before, b"const"):
+            before = self.step(before, -1)
+            if not (self.is_word(before) or self.is_punct(before, b"*", b"&", b"&&", b">")):
+                return False
+        if before is None:
+            return False
+        if self.is_word(before):
+            return self.text(before) not in _NOT_A_TYPE
+        return self.is_punct(before, b">") or (qualified and self.is_punct(before, b"::", b"~"))
+
+    def declared_here(self, word: str) -> bool:
+        """Whether this file declares ``word`` as a variable, parameter or member somewhere."""
+        return any(self.declares_variable(i) for i in self.occurrences[word.encode()])
+
+    def declares_variable(self, i: int) -> bool:
+        """Whether word ``i`` is the name a declaration introduces, on one line outside directives: it follows
+        a type (not ``struct``, ``namespace``: :data:`_NOT_BEFORE_VARIABLE`) and is followed by ``=``, ``;``,
+        ``[``, ``,``, ``)`` or ``{`` (``int cudaDeviceIdx;``, ``const float* texture = …``, ``float texture[3]``)."""
+        before, after = self.step(i, -1), self.step(i, 1)
+        if before is None or after is None or not self.same_line(before, after):
+            return False
+        if not self.is_punct(after, b"=", b";", b"[", b",", b")", b"{") or self.text(before) in _NOT_BEFORE_VARIABLE:
+            return False
+        if not self.declares(i, False):
+            return False
+        first = i
+        while not self.starts_line(first):
+            first = self.step(first, -1)  # type: ignore[assignment]
+        return not self.is_punct(first, b"#", b"%:")
 
     def translate_include(self, i: int) -> None:
         j = self.step(i, 1)
@@ -613,31 +799,180 @@ class _FileTranslator:
             )
 
     def check_full_mask(self, i: int, word: str) -> None:
+        """A warp intrinsic whose mask is 0xffffffff however it is spelled (``~0u``, ``-1``,
+        ``(unsigned)-1``, a macro or constant of the file, a project's ``FULL_MASK``)."""
         paren = self.step(i, 1)
-        mask = self.step(paren, 1) if self.is_punct(paren, b"(") else None
-        if mask is not None and self.tokens.kinds[mask] == TokenKind.LITERAL and _FULL_MASK.fullmatch(self.text(mask)):
+        if not self.is_punct(paren, b"("):
+            return
+        assert paren is not None
+        mask = self.argument(paren)
+        if mask and self.constant(mask) == _FULL_32:
+            spelled = self.source_text(mask[0], mask[-1])
             self.report(
                 "TA1201",
-                self.tokens.starts[mask],
+                self.tokens.starts[mask[0]],
                 word,
-                f"'{word}' with a 32-bit full mask assumes 32-lane warps; MUSA warps are "
+                f"'{word}' with the full mask '{spelled}' assumes 32-lane warps; MUSA warps are "
                 f"{self.tables.arch.warp_summary()}: use warpSize-aware code",
             )
 
+    def source_text(self, first: int, last: int) -> str:
+        """Tokens ``first`` to ``last`` as written, each run of blanks one space (for a message)."""
+        text = unspliced(self.data[self.tokens.starts[first] : self.tokens.end(last)])
+        return " ".join(text.decode(errors="replace").split())
+
+    def argument(self, paren: int) -> list[int]:
+        """The tokens of the first argument of the call whose ``(`` is token ``paren`` (none past 64)."""
+        tokens: list[int] = []
+        depth = 0
+        k = self.step(paren, 1)
+        while k is not None and len(tokens) < 64:
+            if self.is_punct(k, b"(", b"[", b"{"):
+                depth += 1
+            elif self.is_punct(k, b")", b"]", b"}") or (depth == 0 and self.is_punct(k, b",")):
+                if depth == 0:
+                    return tokens
+                depth -= 1
+            tokens.append(k)
+            k = self.step(k, 1)
+        return []
+
+    def constant(self, tokens: Sequence[int], depth: int = 0) -> int | None:
+        """The value, modulo 2**32, of a constant expression of integer literals, unary ``~``/``-``/``+``,
+        parentheses, casts to integer types and names this file gives a value (a macro, an initialised
+        variable); a name it does not is 0xffffffff when it is named like a full mask."""
+        texts = [self.text(k) for k in tokens]
+        position = 0
+
+        def unary() -> int | None:
+            nonlocal position
+            if position >= len(texts):
+                return None
+            text = texts[position]
+            position += 1
+            if text in (b"~", b"-", b"+"):
+                value = unary()
+                return None if value is None else {b"~": ~value, b"-": -value, b"+": value}[text]
+            if text == b"static_cast" and texts[position : position + 1] == [b"<"]:
+                end = texts.index(b">", position) if b">" in texts[position:] else -1
+                if end < 0 or not set(texts[position + 1 : end]) <= _CAST_TYPE_WORDS:
+                    return None
+                position = end + 1
+                return unary()
+            if text == b"(":
+                close = position
+                while close < len(texts) and texts[close] in _CAST_TYPE_WORDS:
+                    close += 1
+                if close > position and texts[close : close + 1] == [b")"]:  # (unsigned)-1
+                    position = close + 1
+                    return unary()
+                value = unary()
+                if value is None or texts[position : position + 1] != [b")"]:
+                    return None
+                position += 1
+                return value
+            if text in _CAST_TYPE_WORDS and texts[position : position + 1] == [b"("]:  # uint32_t(-1)
+                return unary()
+            number = _integer(text)
+            if number is not None:
+                return number
+            if _IDENTIFIER.fullmatch(text) and position == len(texts):
+                return self.value_of(text, depth)
+            return None
+
+        value = unary()
+        return None if value is None or position != len(texts) else value & _FULL_32
+
+    def value_of(self, name: bytes, depth: int) -> int | None:
+        """The value this file gives ``name`` (``#define FULL_MASK 0xffffffff``, ``const unsigned
+        mask = ~0u;``), or 0xffffffff for an unknown name spelled like a full mask."""
+        if depth < 8:
+            for match in re.finditer(rb"\b" + re.escape(name) + rb"\b", self.data):
+                i = self.tokens.at(match.start())
+                if i is None or self.spelling(i) != name or not self.is_word(i):
+                    continue
+                after = self.step(i, 1)
+                if self.is_word(self.step(i, -1), b"define") and self.names_directive(self.step(i, -1)):  # type: ignore[arg-type]
+                    if after is not None and self.tokens.starts[after] == self.tokens.end(i) and self.is_punct(after, b"("):
+                        continue  # a function-like macro
+                    value = []
+                    while after is not None and self.same_line(i, after):
+                        value.append(after)
+                        after = self.step(after, 1)
+                elif self.is_punct(after, b"="):
+                    value = []
+                    after = self.step(after, 1)
+                    while after is not None and not self.is_punct(after, b";", b",", b")"):
+                        value.append(after)
+                        after = self.step(after, 1)
+                else:
+                    continue
+                return self.constant(value, depth + 1) if value else None
+        return _FULL_32 if _FULL_MASK_NAME.fullmatch(name) else None
+
+    def check_lane_arithmetic(self, shuffles: bool) -> None:
+        """``threadIdx.x % 32``, ``threadIdx.x & 31``, ``threadIdx.x >> 5``, ``threadIdx.x / 32`` (a lane or
+        warp index for 32-lane warps); the same on a name like ``tid`` or ``lane_id`` in a file that
+        shuffles (``shuffles``)."""
+        for match in _LANE_ARITHMETIC.finditer(self.data):
+            operator = self.tokens.at(match.start())
+            if operator is None or match.group(2) not in _LANE_OPERANDS[match.group(1)] \
+                    or not self.is_punct(operator, match.group(1)):
+                continue
+            left = self.step(operator, -1)
+            named = self.is_word(left) and _THREAD_INDEX_NAME.fullmatch(self.text(left))  # type: ignore[arg-type]
+            if self.is_thread_index(left) or (shuffles and named) or self.makes_lane(left):
+                spelled = " ".join(match.group().decode().split())
+                self.report(
+                    "TA1201",
+                    self.tokens.starts[operator],
+                    spelled,
+                    f"'{spelled}' on a thread index makes a lane or warp index for 32-lane warps; MUSA warps "
+                    f"are {self.tables.arch.warp_summary()}: use warpSize",
+                )
+
+    def makes_lane(self, i: int | None) -> bool:
+        """Whether word ``i`` starts the initialiser of a lane or warp index (``lane = tid & 0x1f``,
+        ``wid(t >> 5)``)."""
+        before = self.step(i, -1)
+        target = self.step(before, -1)
+        return self.is_word(i) and self.is_punct(before, b"=", b"(", b"{") and self.is_word(target) \
+            and bool(_LANE_TARGET.fullmatch(self.text(target)))  # type: ignore[arg-type]
+
+    def is_thread_index(self, i: int | None) -> bool:
+        """Whether token ``i`` ends ``threadIdx.x`` (``.y``, ``.z``), a parenthesised expression of it, or
+        a name this file initialises with it (``int tid = threadIdx.x;``)."""
+        if self.is_word(i) and self.text(i) not in (b"x", b"y", b"z"):  # type: ignore[arg-type]
+            alias = re.escape(self.text(i))  # type: ignore[arg-type]
+            return re.search(rb"\b" + alias + _THREAD_INDEX_INITIALISER, self.data) is not None
+        if self.is_punct(i, b")"):
+            opening = self.matching_paren(i)
+            return opening is not None and any(self.is_word(k, b"threadIdx") for k in range(opening, i))  # type: ignore[arg-type]
+        dot = self.step(i, -1)
+        return (
+            self.is_word(i)
+            and self.text(i) in (b"x", b"y", b"z")  # type: ignore[arg-type]
+            and self.is_punct(dot, b".")
+            and self.is_word(self.step(dot, -1), b"threadIdx")
+        )
+
     def check_warp_size(self, i: int, word: str) -> None:
-        """``#define WARP_SIZE 32``, ``constexpr int kWarpSize = 32;`` and the like."""
+        """``#define WARP_SIZE 32``, ``constexpr int kWarpSize = 32;`` and the like, and its logarithm
+        (``#define WARP_SIZE_BITS 5``, ``kLog2WarpSize = 5``)."""
         value = self.step(i, 1)
         if self.is_punct(value, b"=", b"{", b"("):
             value = self.step(value, 1)
         is_define = self.is_word(self.step(i, -1), b"define")
-        assigned = self.literal_value(value) == 32
+        logarithm = _WARP_SIZE_LOG.search(word) is not None
+        assigned = self.literal_value(value) == (5 if logarithm else 32)
         if assigned and (is_define or value != self.step(i, 1)):
             assert value is not None
+            meaning = "log2 of 32" if logarithm else "32"
             self.report(
                 "TA1201",
                 self.tokens.starts[value],
                 word,
-                f"'{word}' is 32, but MUSA warps are {self.tables.arch.warp_summary()}: use warpSize",
+                f"'{word}' is {meaning}, but MUSA warps are {self.tables.arch.warp_summary()}: use warpSize",
             )
 
 

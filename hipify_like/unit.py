@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from .findings import Finding
 from .tables import Tables, get_tables
-from .translate import Translation, translate_source
+from .translate import Translation, project_macros, translate_source
 
 __all__ = [
     "PLATFORM_PACKAGES",
@@ -130,19 +130,18 @@ def translate_unit(
         found.setdefault(includer, set()).add(path)
         return True
 
+    def translate(path: Path, data: bytes, project_names: frozenset[str] = frozenset()) -> Translation:
+        return translate_source(data, str(path), is_local=is_local, report_includes=True, tables=tables,
+                                line_directive=str(path) if line_directives else None, project_names=project_names)  # fmt: skip
+
     pending = [Path(os.path.normpath(Path(source).absolute()))]
     done: dict[Path, Translation] = {}
     while pending:
         path = pending.pop(0)
-        if path in done:
-            continue
-        done[path] = translate_source(
-            path.read_bytes(),
-            str(path),
-            is_local=is_local,
-            report_includes=True,
-            line_directive=str(path) if line_directives else None,
-            tables=tables,
-        )
-        pending.extend(sorted(found.get(str(path), ())))
+        if path not in done:
+            done[path] = translate(path, path.read_bytes())
+            pending.extend(sorted(found.get(str(path), ())))
+    project_names = project_macros((t.original for t in done.values()), tables)
+    if project_names:  # the unit's own CUDA-looking macros: kept in every file of it
+        done = {path: translate(path, t.original, project_names) for path, t in done.items()}
     return Unit(tuple(done.values()), tuple(searches))
