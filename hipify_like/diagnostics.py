@@ -89,7 +89,7 @@ def diagnostics_markdown() -> str:
         "",
         "What torchada's programs print when the machine or the command needs fixing: one line,",
         "`message; remedy [ID]` (`torchada-nvcc fatal   : …`, `torchada: error: …`, `torchada-port: error: …`).",
-        "Findings about the code being translated (`TA1xxx`) are listed in the README;",
+        "Findings about the code being translated (`TA1xxx`) follow them, with what they are measured to find;",
         "`{field}` stands for what the message names.",
         "",
         "| ID | message | remedy |",

@@ -3,7 +3,9 @@
 * from the mapping database (:mod:`hipify_like.generate`): ``runtime/_mapping_tables.py``,
   ``docs/coverage.md``;
 * from nvcc's option table (:mod:`torchada_build.compilers.docs`): ``docs/options.md``;
-* from the diagnostics table (:mod:`hipify_like.diagnostics`): ``docs/diagnostics.md``.
+* from the diagnostics table (:mod:`hipify_like.diagnostics`), the findings' IDs (:mod:`hipify_like.findings`)
+  and their measured scores (``docs/findings_corpus.json``, from ``benchmarks/findings_corpus.py``):
+  ``docs/diagnostics.md``.
 
 Usage: ``python -m torchada_build.generate`` rewrites the stale ones; ``--check`` writes nothing and
 exits 1 naming each stale file (a test runs it).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,7 +27,9 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 
 def generated_files() -> dict[str, Callable[[], str]]:
     """Path relative to the repository → the function that renders its text."""
+    from hipify_like.arch import get_arch_table
     from hipify_like.diagnostics import diagnostics_markdown
+    from hipify_like.findings import findings_markdown
     from hipify_like.generate import GENERATED
     from hipify_like.mapping import load_db
 
@@ -33,7 +38,9 @@ def generated_files() -> dict[str, Callable[[], str]]:
     db = load_db()
     files: dict[str, Callable[[], str]] = {path: functools.partial(render, db) for path, render in GENERATED.items()}
     files["docs/options.md"] = options_markdown
-    files["docs/diagnostics.md"] = diagnostics_markdown
+    files["docs/diagnostics.md"] = lambda: diagnostics_markdown() + "\n" + findings_markdown(
+        json.loads((REPOSITORY / "docs" / "findings_corpus.json").read_text())["projects"], get_arch_table().warp_summary()
+    )
     return files
 
 
