@@ -187,7 +187,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     request = UnitRequest(_absolute(source), tuple(include_dirs), project_pre_includes(pre_include_values, include_dirs))
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
-    jobs = [Job(JobKind.TRANSLATE, translate_command(request), action=lambda: _report(unit), unit=unit)]
+    jobs = [Job(JobKind.TRANSLATE, translate_command(request), report=lambda executing: _report(unit, executing), unit=unit)]
     if unit.cuda_free:
         return [*jobs, Job(JobKind.COMPILE, tuple(words))]
     before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
@@ -199,7 +199,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     return jobs
 
 
-def _report(unit: CachedUnit) -> None:
+def _report(unit: CachedUnit, executing: bool) -> None:
     """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
-    for line in unit.warnings_to_print():
+    for line in unit.warnings_to_print() if executing else unit.warnings:
         print(line, file=sys.stderr)

@@ -42,8 +42,9 @@ class Job:
     kind: JobKind
     argv: tuple[str, ...]
     outputs: tuple[str, ...] = ()
-    action: Callable[[], None] | None = field(default=None, compare=False)
-    """In-process work done instead of running ``argv``."""
+    report: Callable[[bool], None] | None = field(default=None, compare=False)
+    """What the job prints instead of running ``argv`` (the translator's findings; the translation is done
+    by planning), given whether the plan executes: a dry run prints what the build would."""
     rewrite: DependencyRewrite | None = None
     """The dependency file written again naming the original files, instead of running ``argv``."""
     unit: CachedUnit | None = field(default=None, compare=False)
@@ -60,10 +61,10 @@ def run_jobs(jobs: Sequence[Job], *, echo: bool, execute: bool, environ: Mapping
     for job in jobs:
         if echo:
             print(job.render(), file=sys.stderr, flush=True)
-        if not execute:
+        if job.report is not None:
+            job.report(execute)
             continue
-        if job.action is not None:
-            job.action()
+        if not execute:
             continue
         if job.rewrite is not None:
             job.rewrite.run()

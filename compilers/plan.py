@@ -36,15 +36,17 @@ def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
                        project_pre_includes(ctx.parsed.values("--pre-include"), include_dirs))  # fmt: skip
 
 
-def _report_findings(ctx: BuildContext, unit: CachedUnit) -> None:
-    """Print the translator's findings gcc-style; under ``-Werror all-warnings`` they fail the build."""
+def _report_findings(ctx: BuildContext, unit: CachedUnit, executing: bool) -> None:
+    """Print the translator's findings gcc-style; under ``-Werror all-warnings`` they are errors and fail
+    the build. A dry run prints every one (a header's too, though a build prints it once a session) and
+    fails nothing."""
     if "all-warnings" in ctx.parsed.values("--Werror") and unit.errors:
         for line in unit.errors:
             print(line, file=sys.stderr)
-        msg = f"{len(unit.errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror"
-        raise TranslationError(msg)
-    if not ctx.parsed.has("--disable-warnings"):
-        for line in unit.warnings_to_print():
+        if executing:
+            raise TranslationError(f"{len(unit.errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror")
+    elif not ctx.parsed.has("--disable-warnings"):
+        for line in unit.warnings_to_print() if executing else unit.warnings:
             print(line, file=sys.stderr)
 
 
@@ -52,7 +54,7 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int,
     request = ctx.request
     unit_req = unit_request(ctx, source)
     unit = get_unit(unit_req, ctx.cache_dir)
-    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), action=lambda: _report_findings(ctx, unit), unit=unit)]
+    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), report=lambda executing: _report_findings(ctx, unit, executing), unit=unit)]
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
         step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)

@@ -243,3 +243,22 @@ def test_library_and_macro_names_come_from_the_database(driver, sources: Path, m
         assert f" -l{entry.musa if entry else name} " in link
     assert link.split()[0] == shutil.which("c++")
     assert link.endswith("-lmusart -lrt -lpthread -ldl -Wl,--end-group -o app")
+
+
+def test_a_dry_run_prints_the_findings_a_build_would(driver, sources: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every finding, a header's too, after the translate job's line; no marker that a build would leave
+    to print a header's findings once a session, so the build that follows prints them as well."""
+    monkeypatch.chdir(sources)
+    (sources / "ptx.cuh").write_text('__device__ inline void stop() { asm volatile("trap;"); }\n')
+    (sources / "warp.cu").write_text('#include "ptx.cuh"\n__global__ void k(int* v) { *v = __ballot_sync(~0u, 1); }\n')
+    for _ in range(2):
+        result = driver(["--dryrun", "-c", "warp.cu", "-o", "warp.o"])
+        assert result.returncode == 0, result.stderr
+        lines = result.stderr.splitlines()
+        findings = [line for line in lines if line.endswith(("[TA1101]", "[TA1201]"))]
+        assert [line.split(": ")[0] for line in findings] == [f"{sources / 'warp.cu'}:2:48", f"{sources / 'ptx.cuh'}:1:33"]
+        translate = next(i for i, line in enumerate(lines) if "torchada_build.compilers.units" in line)
+        assert lines.index(findings[0]) == translate + 1
+    assert not (cache_dir / "reported").exists()
+    werror = driver(["--dryrun", "-Werror", "all-warnings", "-c", "warp.cu", "-o", "warp.o"])
+    assert werror.returncode == 0 and sum(": error: " in line for line in werror.stderr.splitlines()) == 2
