@@ -132,3 +132,14 @@ def test_host_compile_that_cannot_write_its_dependency_file_is_one_line(
     assert main(command) == 1
     assert capsys.readouterr().err == f"torchada: error: cannot write '{tmp_path}/k.d': No space left on device\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "k.cpp", "k.d", "k.o"]
+
+
+@pytest.mark.parametrize("backend", ["loopback", "nvcc"])
+def test_doctor_speaks_for_the_backend_in_use(machine: dict[str, str], tmp_path: Path, backend: str) -> None:
+    """Loopback and nvcc need no MUSA SDK, mcc or torch_musa: doctor does not ask for them."""
+    machine["MUSA_HOME"] = str(tmp_path / "no-sdk")
+    result = run([*SCRIPTS["python -m torchada_build"], "doctor"], env={**machine, "TORCHADA_BACKEND": backend})
+    lines = {line.split()[0]: " ".join(line.split()[1:]) for line in result.stdout.splitlines()[1:]}
+    for piece in ("MUSA", "mcc", "torch_musa"):
+        assert lines[piece].endswith(f"not found (the {backend} backend does not need it)"), lines[piece]
+    assert "MUSA_HOME" not in result.stdout

