@@ -13,6 +13,7 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -68,27 +69,25 @@ def load_extension() -> ModuleType:
 
 
 def _build(folder: Path, target: Path) -> ModuleType:
-    """Build with torch's JIT loader (which also imports the result), then cache the object."""
-    from torch.utils.cpp_extension import load
-
+    """Build in a child process with torch's JIT loader, then cache the object. The child asks torchada for
+    the ``nvcc`` backend: the device is a stock C++ build, and the test process, which impersonates
+    torch_musa, would make it a MUSA one (ninja's default job count overcommits small hosts too)."""
     work = folder / "build"
     work.mkdir(exist_ok=True)
-    jobs = os.environ.get("MAX_JOBS")
-    os.environ["MAX_JOBS"] = str(os.cpu_count() or 1)  # ninja's default overcommits small hosts
-    try:
-        module = load(
-            NAME,
-            [str(CSRC / name) for name in SOURCES],
-            extra_cflags=list(CFLAGS),
-            build_directory=str(work),
-        )
-    finally:
-        if jobs is None:
-            del os.environ["MAX_JOBS"]
-        else:
-            os.environ["MAX_JOBS"] = jobs
+    environ = {**os.environ, "TORCHADA_BACKEND": "nvcc", "MAX_JOBS": str(os.cpu_count() or 1)}
+    sources = ",".join(str(CSRC / name) for name in SOURCES)
+    subprocess.run([sys.executable, "-c", _COMPILE, NAME, sources, " ".join(CFLAGS), str(work)], env=environ, check=True)
     partial = target.with_suffix(".partial")
     shutil.copyfile(work / (NAME + ".so"), partial)
     os.replace(partial, target)
+    module = _import(target)
     sys.modules[NAME] = module
     return module
+
+
+_COMPILE = """\
+import sys
+from torch.utils.cpp_extension import load
+name, sources, cflags, work = sys.argv[1:]
+load(name, sources.split(","), extra_cflags=cflags.split(), build_directory=work)
+"""
