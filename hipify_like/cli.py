@@ -26,7 +26,7 @@ from typing import NamedTuple, NoReturn
 
 from .config import Suppressions, load_config_suppress
 from .diagnostics import OUTPUT_IS_SOURCE
-from .errors import TorchadaError
+from .errors import TorchadaError, WriteError
 from .files import read_file, write_atomically
 from .findings import Finding
 from .mapping import load_db
@@ -240,38 +240,71 @@ def write_report(report: PortReport, path: Path) -> None:
 
 
 def write_inplace(path: Path, translation: Translation, backup_suffix: str) -> None:
-    """Back the original up (once: a rerun keeps the first backup), then replace it."""
+    """Back up what was translated (the bytes read, not the file again), then replace the file. The
+    backup is created, never overwritten nor written through a link: one that exists already was refused
+    before anything was written (:func:`refuse_existing_backups`), unless another run ports the file at
+    the same time, which this one then leaves alone."""
     if not translation.changed:
         return
     backup = path.with_name(path.name + backup_suffix)
-    if not backup.exists():
-        shutil.copy2(path, backup)
+    try:
+        fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        raise UsageError(_backup_exists(path, backup)) from None
+    except OSError as error:
+        raise WriteError(str(backup), error) from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(translation.original)
+        shutil.copystat(path, backup)
+    except OSError as error:
+        backup.unlink(missing_ok=True)
+        raise WriteError(str(backup), error) from None
     write_atomically(path, translation.text)
+
+
+def _backup_exists(path: Path, backup: Path) -> str:
+    kind = "a symbolic link" if backup.is_symlink() else "there"
+    return (f"'{backup}' is {kind}, and '{path}' would change: a backup is never overwritten or written "
+            "through a link; move it away (or choose --backup-suffix), then port again")
+
+
+def refuse_existing_backups(translations: Sequence[Translation], backup_suffix: str) -> None:
+    """Refuse, before anything is written, a port in place whose changed file has a backup already (an
+    earlier run's of a file edited since, a link that would send the backup elsewhere)."""
+    for translation in translations:
+        path = Path(translation.path)
+        backup = path.with_name(path.name + backup_suffix)
+        if translation.changed and os.path.lexists(backup):
+            raise UsageError(_backup_exists(path, backup))
 
 
 def port_file(source: Path, args: argparse.Namespace) -> tuple[list[Translation], list[Path]]:
     """The unit's translations, and the files written for ``-o`` (as the user will see them)."""
     unit = translate_unit(source, include_dirs=args.include_dirs, line_directives=args.line_directives)
     main, headers = unit.files[0], unit.files[1:]
-    if args.inplace:
-        for translation in unit.files:
-            write_inplace(Path(translation.path), translation, args.backup_suffix)
-        return list(unit.files), []
-    if args.output is None:
+    if args.output is None and not args.inplace:
         sys.stdout.buffer.write(main.text)
         return [main], []
     source_dir = Path(main.path).parent
+    inside = [main]
+    for header in headers:  # -o and --inplace alike write nothing outside the source's directory
+        if Path(header.path).is_relative_to(source_dir):
+            inside.append(header)
+        elif header.changed:
+            print(f"torchada-port: note: '{header.path}' is outside '{source_dir}' and was not written; "
+                  "port the whole tree with --out-root", file=sys.stderr)
+    if args.inplace:
+        refuse_existing_backups(inside, args.backup_suffix)
+        for translation in inside:
+            write_inplace(Path(translation.path), translation, args.backup_suffix)
+        return list(unit.files), []
     output_dir = args.output.absolute().parent
     if args.output.resolve() == Path(main.path).resolve():
         raise UsageError(OUTPUT_IS_SOURCE.text(output=args.output))
     planned = [(args.output, main)]  # (where, as the user will see it; what)
-    for header in headers:
+    for header in inside[1:]:
         original = Path(header.path)
-        if not original.is_relative_to(source_dir):
-            if header.changed:
-                print(f"torchada-port: note: '{original}' is outside '{source_dir}' and was not written; "
-                      "port the whole tree with --out-root", file=sys.stderr)
-            continue
         destination = output_dir / original.relative_to(source_dir)
         if destination.resolve() == original.resolve():
             if header.changed:
@@ -351,15 +384,19 @@ class _TreePort(NamedTuple):
         """Translate a batch of the tree's files and write each where it goes; each file's record and
         what it includes of the files that :attr:`non_source_names` names."""
         originals = [read_file(p) for p in paths]
-        results = translate_sources([(data, p) for p, (data, _) in zip(paths, originals, strict=True)],
-                                    is_local=self.is_local, line_directives=self.line_directives,
-                                    project_names=self.project_names)  # fmt: skip
+        results = self.translate(paths, [data for data, _ in originals])
         for path, (_, mode), translation in zip(paths, originals, results, strict=True):
             if self.out_root is None:
                 write_inplace(Path(path), translation, self.backup_suffix)
             else:
                 write_atomically(self.out_root + path[len(self.root) :], translation.text, mode=mode)
         return [(PortedFile.of(t), self.included(t.original, t.path)) for t in results]
+
+    def translate(self, paths: Sequence[str], datas: Sequence[bytes] | None = None) -> list[Translation]:
+        """The translations of ``paths``, whose bytes are ``datas`` (read when not given)."""
+        datas = [read_file(p)[0] for p in paths] if datas is None else datas
+        return translate_sources(list(zip(datas, paths, strict=True)), is_local=self.is_local,
+                                 line_directives=self.line_directives, project_names=self.project_names)  # fmt: skip
 
     def included(self, data: bytes, path: str) -> list[str]:
         """The files that ``data``'s ``#include`` lines reach, of the headers named like one of
@@ -390,6 +427,9 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     out_root = None if args.inplace else args.out_root.absolute()
     if out_root is not None and out_root.resolve().is_relative_to(root.resolve()):
         raise UsageError(f"--out-root '{args.out_root}' is inside the source tree '{root}'; choose another directory")
+    if out_root is not None and root.resolve().is_relative_to(out_root.resolve()):
+        raise UsageError(f"--out-root '{args.out_root}' holds the source tree '{root}', whose files the output "
+                         "would overwrite; choose a directory outside it")
     is_local = _ProjectHeaderTest(root, [root, *(d.absolute() for d in args.include_dirs)])
     sources: list[str] = []
     others: list[Path] = []
@@ -410,6 +450,9 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
     work = _TreePort(os.path.join(root, ""), None if out_root is None else os.path.join(out_root, ""), is_local,
                      frozenset(os.fsencode(os.path.basename(path)) for path in non_sources), args.line_directives,
                      args.backup_suffix, project_macros(read_file(path)[0] for path in sources))  # fmt: skip
+    if out_root is None:
+        backed_up = [path for path in sources if os.path.lexists(path + args.backup_suffix)]
+        refuse_existing_backups(work.translate(backed_up), args.backup_suffix)
     with forked_workers(work.port, batches, args.jobs) as workers:
         if out_root is not None:  # while the forked processes translate
             copy_others(root, out_root, others)

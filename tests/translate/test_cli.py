@@ -226,6 +226,55 @@ def test_inplace_backs_up_once(project: Path) -> None:
     assert (project / "kernel.cu.orig").read_text() == original
 
 
+def test_inplace_never_overwrites_a_backup_nor_writes_through_a_link(project: Path, tmp_path: Path) -> None:
+    """A dangling ``kernel.cu.orig`` link would have sent the backup outside the tree, and an existing
+    backup meant none at all: both refuse before anything is written."""
+    original = (project / "kernel.cu").read_text()
+    (project / "kernel.cu.orig").symlink_to(tmp_path / "elsewhere")
+    refused = port(project, "--inplace")
+    assert refused.returncode == 2 and "is a symbolic link" in refused.stderr and len(refused.stderr.splitlines()) == 1
+    assert not (tmp_path / "elsewhere").exists() and (project / "kernel.cu").read_text() == original
+    assert not (project / "common.cuh.orig").exists(), "nothing was written, the other files neither"
+    (project / "kernel.cu.orig").unlink()
+    (project / "kernel.cu.orig").write_text("someone's backup\n")
+    assert port(project / "kernel.cu", "--inplace").returncode == 2
+    assert (project / "kernel.cu.orig").read_text() == "someone's backup\n" and (project / "kernel.cu").read_text() == original
+
+
+def test_a_file_edited_after_an_inplace_port_is_not_ported_again_over_its_backup(project: Path) -> None:
+    original = (project / "kernel.cu").read_text()
+    assert port(project, "--inplace", "-q").returncode == 0
+    (project / "kernel.cu").write_text((project / "kernel.cu").read_text() + "cudaStream_t added;\n")
+    refused = port(project, "--inplace")
+    assert refused.returncode == 2 and "kernel.cu.orig' is there" in refused.stderr
+    assert (project / "kernel.cu.orig").read_text() == original
+
+
+def test_inplace_and_o_write_nothing_outside_the_sources_directory(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "src").mkdir()
+    header = tmp_path / "inc" / "h.cuh"
+    header.write_text("#include <cuda_runtime.h>\n")
+    (tmp_path / "src" / "k.cu").write_text('#include "../inc/h.cuh"\ncudaStream_t s;\n')
+    for mode in (["--inplace"], ["-o", str(tmp_path / "out" / "k.cu")]):
+        result = port(tmp_path / "src" / "k.cu", *mode)
+        assert result.returncode == 0, result.stderr
+        assert f"note: '{header}' is outside '{tmp_path / 'src'}' and was not written" in result.stderr
+        assert header.read_text() == "#include <cuda_runtime.h>\n" and not (tmp_path / "inc" / "h.cuh.orig").exists()
+    assert "musaStream_t" in (tmp_path / "src" / "k.cu").read_text()
+
+
+def test_an_out_root_that_holds_the_tree_is_refused(tmp_path: Path) -> None:
+    """``--out-root`` above the tree would write ``src/src/k.cu``'s translation over ``src/k.cu``."""
+    (tmp_path / "src" / "src").mkdir(parents=True)
+    (tmp_path / "src" / "k.cu").write_text("cudaStream_t mine;\n")
+    (tmp_path / "src" / "src" / "k.cu").write_text("cudaStream_t nested;\n")
+    refused = port(tmp_path / "src", "--out-root", tmp_path)
+    assert refused.returncode == 2 and "holds the source tree" in refused.stderr
+    assert (tmp_path / "src" / "k.cu").read_text() == "cudaStream_t mine;\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
+
+
 def test_error_level_findings_exit_1(tmp_path: Path) -> None:
     source = tmp_path / "k.cu"
     source.write_text('__global__ void k() { asm volatile("bar.sync 0;"); }\n')
