@@ -41,17 +41,47 @@ def open_cache_dir(environ: Mapping[str, str]) -> Path:
         status = path.stat()
     except OSError as error:
         raise CacheError(diagnostics.CACHE_UNUSABLE.text(path=path, error=error.strerror or error)) from None
-    if not stat.S_ISDIR(status.st_mode):
-        msg = diagnostics.CACHE_NOT_A_DIRECTORY.text(path=path)
-    elif status.st_uid != os.geteuid():
-        msg = diagnostics.CACHE_OF_ANOTHER_USER.text(path=path, uid=status.st_uid)
-    elif status.st_mode & 0o022:
-        msg = diagnostics.CACHE_SHARED.text(path=path, mode=stat.S_IMODE(status.st_mode))
-    elif not os.access(path, os.W_OK | os.X_OK):
+    msg = _refusal(path, status)
+    if msg is None and not os.access(path, os.W_OK | os.X_OK):
         msg = diagnostics.CACHE_READ_ONLY.text(path=path)
-    else:
-        return path
-    raise CacheError(msg)
+    if msg is None:
+        msg = _subdirectory_refusal(path)
+    if msg is not None:
+        raise CacheError(msg)
+    return path
+
+
+def _refusal(path: Path | str, status: os.stat_result) -> str | None:
+    """Why the cache directory ``path`` (or one of its own) may not be used: not a directory, another
+    user's, writable by others."""
+    if not stat.S_ISDIR(status.st_mode):
+        return diagnostics.CACHE_NOT_A_DIRECTORY.text(path=path)
+    if status.st_uid != os.geteuid():
+        return diagnostics.CACHE_OF_ANOTHER_USER.text(path=path, uid=status.st_uid)
+    if status.st_mode & 0o022:
+        return diagnostics.CACHE_SHARED.text(path=path, mode=stat.S_IMODE(status.st_mode))
+    return None
+
+
+_CHECKED_BELOW = ("compat", "toolkit")
+"""The cache's directories whose own directories are checked too: they hold the headers and the
+``nvcc`` that builds use as they are (a unit's tree is checked file by file when it is loaded)."""
+
+
+def _subdirectory_refusal(root: Path) -> str | None:
+    """Why a directory of the cache (``units/``, ``memo/``, ``compat/<version>``, the toolkit mimic) may
+    not be used: one that another user could write would let them put code in this user's builds."""
+    for parent in (str(root), *(os.path.join(root, name) for name in _CHECKED_BELOW)):
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            continue  # not made yet
+        for entry in entries:
+            if entry.is_symlink() or entry.is_dir(follow_symlinks=False):
+                msg = _refusal(entry.path, entry.stat(follow_symlinks=False))
+                if msg is not None:
+                    return msg
+    return None
 
 
 def make_work_dir(cache_dir: Path) -> Path:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -35,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from hipify_like.errors import WriteError
 from hipify_like.files import atomic_directory, locked, make_private_dir, write_atomically
 
 from .cache import open_cache_dir
@@ -52,6 +54,10 @@ __all__ = ["CachedUnit", "UnitRequest", "get_unit", "project_pre_includes", "tra
 _FORMAT = 4
 _MANIFEST_ENTRIES = 16
 _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
+
+
+_UNIT_NAME = re.compile(r"[0-9a-f]{32}(?:-[0-9a-f]{8})?")
+"""A unit directory's name: its key, and a suffix when an incomplete one of that key was in the way."""
 
 
 def _digest(data: bytes) -> str:
@@ -190,17 +196,19 @@ class _Inputs:
 
 
 def _load(root: Path) -> CachedUnit | None:
-    """The unit at ``root``, when it is complete: a real directory, its record, and every translated
-    file there as it was written (a regular file of that size)."""
+    """The unit at ``root``, when it is complete and as it was written: a real directory, its record,
+    and every translated file there a regular file with the bytes it was written with (an edit in the
+    cache that keeps the size is a changed unit too: it is translated again beside it)."""
     try:
         if root.is_symlink():
             return None
         data = json.loads((root / "unit.json").read_text())
         unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]), data["cuda_free"])
-        for original, size in zip(unit.originals, data["sizes"], strict=True):
-            status = os.lstat(unit.mirror(original))
-            if not stat.S_ISREG(status.st_mode) or status.st_size != size:
-                return None
+        for original, digest in zip(unit.originals, data["digests"], strict=True):
+            fd = os.open(unit.mirror(original), os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as file:
+                if not stat.S_ISREG(os.fstat(fd).st_mode) or _digest(file.read()) != digest:
+                    return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return unit
@@ -211,7 +219,7 @@ def _lookup(manifest: Path, cache_dir: Path) -> tuple[CachedUnit, _Inputs] | Non
         entries = json.loads(manifest.read_text())["entries"]
         for entry in entries:
             inputs = _Inputs(entry["files"], entry["searches"])
-            if inputs.match():
+            if _UNIT_NAME.fullmatch(entry["unit"]) and inputs.match():  # a name, never a path out of units/
                 unit = _load(cache_dir / "units" / entry["unit"])
                 if unit is not None:
                     return unit, inputs
@@ -254,7 +262,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     findings = [f for t in translations.values() for f in t.findings]
     record = {
         "originals": list(translations),
-        "sizes": [len(t.text) for t in translations.values()],
+        "digests": [_digest(t.text) for t in translations.values()],
         "warnings": [f.format(Severity.WARNING) for f in findings],
         "errors": [f.format(Severity.ERROR) for f in findings],
         "cuda_free": all(t.cuda_free for t in translations.values()),
@@ -266,12 +274,15 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
         if unit is None:  # incomplete: whoever uses it keeps it; this unit goes beside it
             final = final.with_name(f"{key}-{secrets.token_hex(4)}")
     if unit is None:
-        with atomic_directory(final) as temporary:
-            for path, translation in translations.items():
-                target = temporary / "tree" / _relative(path)
-                make_private_dir(target.parent)
-                target.write_bytes(translation.text)
-            (temporary / "unit.json").write_text(json.dumps(record, indent=1))
+        try:
+            with atomic_directory(final) as temporary:
+                for path, translation in translations.items():
+                    target = temporary / "tree" / _relative(path)
+                    make_private_dir(target.parent)
+                    target.write_bytes(translation.text)
+                (temporary / "unit.json").write_text(json.dumps(record, indent=1))
+        except OSError as error:  # a full disk, an unwritable units/: nothing of the unit is left
+            raise WriteError(str(final), error) from None
         unit = _load(final)
         if unit is None:
             msg = f"the translation cache changed while this build wrote '{final}'"

@@ -290,3 +290,42 @@ def test_parallel_manifest_updates_keep_every_entry(tmp_path: Path) -> None:
         pool.starmap(_record_one, [(manifest, i) for i in range(12)])
     names = {entry["unit"] for entry in json.loads(manifest.read_text())["entries"]}
     assert names == {f"unit-{i}" for i in range(12)}
+
+
+def test_a_same_size_edit_in_the_cache_is_not_compiled(project: Path, tmp_path: Path) -> None:
+    """Only presence and size were checked: an edit that keeps the size was compiled as the translation."""
+    first = get_unit(_request(project), tmp_path / "cache")
+    header = first.mirror(project / "include" / "common.cuh")
+    header.write_text(header.read_text().replace("musaStream_t s", "musaStream_t t"))
+    second = get_unit(_request(project), tmp_path / "cache")
+    assert second.root != first.root and "musaStream_t s;" in second.mirror(project / "include" / "common.cuh").read_text()
+
+
+def test_a_manifest_that_names_a_unit_outside_the_cache_is_not_followed(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = get_unit(_request(project), cache)
+    elsewhere = tmp_path / "elsewhere"
+    os.rename(first.root, elsewhere)
+    manifest = next((cache / "manifests").glob("*.json"))
+    document = json.loads(manifest.read_text())
+    document["entries"][0]["unit"] = f"../../{elsewhere.name}"
+    manifest.write_text(json.dumps(document))
+    assert get_unit(_request(project), cache).root.parent == cache / "units"
+
+
+@pytest.mark.parametrize("directory", ["units", "manifests", "memo", "compat/compat-0", "toolkit/mcc-0"])
+def test_a_cache_directory_others_could_write_is_refused(tmp_path: Path, directory: str) -> None:
+    from torchada_build.compilers.cache import open_cache_dir
+    from torchada_build.compilers.errors import CacheError
+
+    cache = tmp_path / "cache"
+    (cache / directory).mkdir(parents=True, mode=0o700)
+    cache.chmod(0o700)
+    assert open_cache_dir({"TORCHADA_CACHE_DIR": str(cache)}) == cache
+    (cache / directory).chmod(0o777)
+    with pytest.raises(CacheError, match=f"the cache directory '{cache / directory}' is writable by other users"):
+        open_cache_dir({"TORCHADA_CACHE_DIR": str(cache)})
+    (cache / directory).chmod(0o700)
+    (cache / "linked").symlink_to(tmp_path)  # a directory that is elsewhere, whatever its mode
+    with pytest.raises(CacheError, match=f"the cache directory '{cache / 'linked'}' is not a directory"):
+        open_cache_dir({"TORCHADA_CACHE_DIR": str(cache)})
