@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from pathlib import Path
 
 from .errors import UsageError
 
@@ -50,13 +49,22 @@ def split_options_text(text: str) -> list[str]:
     return words
 
 
+OPTIONS_FILE_LIMIT = 4 << 20
+"""The most bytes an options file may hold: twice what Linux lets a whole command line be (``ARG_MAX``),
+so a device or a runaway file (``--options-file /dev/zero``) stops with one line, not an exhausted memory."""
+
+
 def read_options_file(path: str) -> list[str]:
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+        with open(path, "rb") as file:
+            data = file.read(OPTIONS_FILE_LIMIT + 1)
     except OSError:
         msg = f"Could not open options file '{path}'"
         raise UsageError(msg) from None
-    return split_options_text(text)
+    if len(data) > OPTIONS_FILE_LIMIT:
+        msg = f"Options file '{path}' is larger than {OPTIONS_FILE_LIMIT >> 20} MiB, more than a command line can hold"
+        raise UsageError(msg)
+    return split_options_text(data.decode("utf-8", errors="surrogateescape"))
 
 
 def split_list(value: str) -> list[str]:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROGRAM",
     "CacheError",
+    "CannotRunError",
     "FailedProcessError",
     "InputError",
     "ToolNotFoundError",
@@ -55,6 +56,11 @@ class ToolNotFoundError(TorchadaError):
 
 class TranslationError(TorchadaError):
     """The translator could not produce a unit (or findings failed the build under -Werror)."""
+
+
+class CannotRunError(TorchadaError):
+    """A job's command could not be started: its program is gone, or its command line is longer than
+    ``exec`` takes."""
 
 
 class FailedProcessError(TorchadaError):

@@ -8,6 +8,8 @@ work, and the dependency filter prints nvcc's own ``#$ -- Filter Dependencies --
 from __future__ import annotations
 
 import enum
+import errno
+import os
 import shlex
 import subprocess
 import sys
@@ -15,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import FailedProcessError
+from .errors import CannotRunError, FailedProcessError
 
 if TYPE_CHECKING:
     from .depfile import DependencyRewrite
@@ -69,8 +71,19 @@ def run_jobs(jobs: Sequence[Job], *, echo: bool, execute: bool, environ: Mapping
         if job.rewrite is not None:
             job.rewrite.run()
             continue
-        returncode = subprocess.run(job.argv, env=dict(environ), check=False).returncode
+        try:
+            returncode = subprocess.run(job.argv, env=dict(environ), check=False).returncode
+        except OSError as error:
+            raise CannotRunError(_cannot_run(job.argv, error)) from None
         if returncode != 0:
             if echo:
                 print(f"# --error 0x{returncode & 0xFF:x} --", file=sys.stderr)
             raise FailedProcessError(job.argv, returncode)
+
+
+def _cannot_run(argv: Sequence[str], error: OSError) -> str:
+    message = f"cannot run '{argv[0]}': {error.strerror or error}"
+    if error.errno == errno.E2BIG:
+        size = sum(len(os.fsencode(word)) + 1 for word in argv)
+        message += f" ({len(argv)} arguments, {size} bytes: more than the system lets a command line hold)"
+    return message

@@ -96,9 +96,34 @@ def _load(tool: str, argv: Sequence[str], environ: Mapping[str, str]) -> dict[st
             record = marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not isinstance(record, dict) or record.get("key") != key:
+    if not isinstance(record, dict) or record.get("key") != key or not _well_formed(record):
         return None
     return record
+
+
+def _is_text(value: object, optional: bool = False) -> bool:
+    return isinstance(value, str) or (optional and value is None)
+
+
+def _well_formed(record: dict[object, object]) -> bool:
+    """Whether ``record`` has the shape :meth:`MemoRecorder.save` writes: a memo someone edited, or one
+    cut short, is no memo (the command is planned the long way), never a traceback."""
+    try:
+        statuses, searches, steps = record["statuses"], record["searches"], record["steps"]
+        return (
+            isinstance(record["workdir"], bool)
+            and all(_is_text(path) and (status is None or isinstance(status, tuple)) for path, status in statuses)  # type: ignore[attr-defined]
+            and all(_is_text(found, True) and all(map(_is_text, candidates)) for candidates, found in searches)  # type: ignore[attr-defined]
+            and isinstance(steps, list) and len(steps) > 0
+            and all(
+                (step[0] == "run" and len(step) == 2 and len(step[1]) > 0 and all(map(_is_text, step[1])))
+                or (step[0] == "rewrite" and len(step) == 8 and all(map(_is_text, step[1:2] + step[5:]))
+                    and all(_is_text(f, True) for f in step[2:4]) and isinstance(step[4], bool))
+                for step in steps
+            )
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError):
+        return False
 
 
 def _still_valid(record: dict[str, object]) -> bool:
@@ -123,12 +148,18 @@ def replay(tool: str, argv: Sequence[str], environ: Mapping[str, str]) -> int | 
         command: list[str] = list(steps[0][1])  # type: ignore[call-overload]
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execvpe(command[0], command, environ)  # found on PATH as subprocess finds it
+        try:
+            os.execvpe(command[0], command, environ)  # found on PATH as subprocess finds it
+        except OSError:  # gone, or too long a command line: planned the long way, which says so
+            return None
     workdir = _make_workdir(cache_root(environ)) if record["workdir"] else ""
     try:
         for step in steps:
             if step[0] == "run":
-                status = _run([w.replace(_WORKDIR, workdir) for w in step[1]], environ)  # type: ignore[attr-defined]
+                try:
+                    status = _run([w.replace(_WORKDIR, workdir) for w in step[1]], environ)  # type: ignore[attr-defined]
+                except OSError:
+                    return None
                 if status:
                     return status
             else:

@@ -8,7 +8,7 @@ integration (:mod:`torchada_build.errors`) and the runtime add their own subclas
 
 from __future__ import annotations
 
-__all__ = ["TorchadaError", "WriteError"]
+__all__ = ["ReadError", "TorchadaError", "WriteError"]
 
 
 class TorchadaError(Exception):
@@ -28,4 +28,18 @@ class WriteError(TorchadaError, OSError):
 
     def __reduce__(self) -> tuple[type[WriteError], tuple[str, OSError]]:
         """Pickled as it was made (a forked process sends it back)."""
+        return type(self), (self.filename, OSError(self.errno, self.strerror))
+
+
+class ReadError(TorchadaError, OSError):
+    """A file the translation needs could not be read (a header without read permission)."""
+
+    def __init__(self, path: str, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror or str(error), path)
+        self.message = f"cannot read '{path}': {error.strerror or error}"
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple[type[ReadError], tuple[str, OSError]]:
         return type(self), (self.filename, OSError(self.errno, self.strerror))

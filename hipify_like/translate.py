@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -280,7 +281,7 @@ def _with_line_directive(result: Translation, original_path: str) -> Translation
     if body.startswith(_LINE_DIRECTIVE):
         return result
     quoted = original_path.replace("\\", "\\\\").replace('"', '\\"')
-    directive = _LINE_DIRECTIVE + b'"' + quoted.encode() + b'"\n'
+    directive = _LINE_DIRECTIVE + b'"' + os.fsencode(quoted) + b'"\n'
     return result._replace(text=bom + directive + body)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from .errors import ReadError
 from .findings import Finding
 from .tables import Tables, get_tables
 from .translate import Translation, project_macros, translate_source
@@ -139,7 +140,11 @@ def translate_unit(
     while pending:
         path = pending.pop(0)
         if path not in done:
-            done[path] = translate(path, path.read_bytes())
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                raise ReadError(str(path), error) from None
+            done[path] = translate(path, data)
             pending.extend(sorted(found.get(str(path), ())))
     project_names = project_macros((t.original for t in done.values()), tables)
     if project_names:  # the unit's own CUDA-looking macros: kept in every file of it

@@ -158,3 +158,43 @@ def test_mcc_refuses_an_architecture_nvcc_does_not_list(driver, tmp_path: Path, 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cu").write_text("")
     assert _fatal(driver(["--dryrun", arch, "-c", "k.cu"])) == line
+
+
+def test_an_options_file_that_never_ends(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--options-file /dev/zero`` was read whole, until the memory ran out."""
+    monkeypatch.chdir(tmp_path)
+    message = _fatal(driver(["--dryrun", "--options-file", "/dev/zero", "-c", "k.cu"]))
+    assert message == "Options file '/dev/zero' is larger than 4 MiB, more than a command line can hold"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_an_unreadable_header(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text('#include "h.cuh"\n')
+    (tmp_path / "h.cuh").write_text("")
+    (tmp_path / "h.cuh").chmod(0)
+    assert _fatal(driver(["--dryrun", "-c", "k.cu"])) == f"cannot read '{tmp_path}/h.cuh': Permission denied"
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """nvcc compiles it; the translation's ``#line`` names it byte for byte."""
+    from driver_support import cli_env, run_cli
+
+    name = os.fsdecode(b"k\xff.cu")
+    (tmp_path / name).write_text("cudaStream_t s;\n")
+    result = run_cli(["--dryrun", "-c", name], env=cli_env(tmp_path / "cache", "mcc"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    (translated,) = (tmp_path / "cache" / "units").glob(f"*/tree{tmp_path}/{name}")
+    assert translated.read_bytes() == b'#line 1 "' + os.fsencode(tmp_path / name) + b'"\nmusaStream_t s;\n'
+
+
+def test_a_command_line_longer_than_exec_takes(tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    """An options file (read by torchada-nvcc, so within its limit) that makes nvcc's command line
+    longer than ``exec`` takes (E2BIG): one line, no traceback."""
+    from driver_support import cli_env, run_cli
+
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    (tmp_path / "big.opts").write_text(" ".join(f"-DMACRO_{i}=1" for i in range(200_000)))
+    result = run_cli(["--options-file", "big.opts", "-c", "k.cu"], env=cli_env(tmp_path / "cache", "loopback"), cwd=tmp_path)
+    message = _fatal(result)
+    assert message.startswith("cannot run '") and "Argument list too long (" in message

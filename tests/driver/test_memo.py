@@ -167,6 +167,24 @@ def test_a_damaged_memo_is_planned_around(project: Path, tmp_path: Path) -> None
     assert record.read_bytes() != b"\x00not a memo"  # written again
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [{"steps": None}, {"steps": []}, {"steps": [("run",)]}, {"steps": [("run", [1])]}, {"steps": [("rewrite", "x")]},
+     {"statuses": [("a",)]}, {"searches": 3}, {"workdir": None}, {"statuses": None}],
+)  # fmt: skip
+def test_a_memo_of_the_wrong_shape_is_planned_around(project: Path, tmp_path: Path, damage: dict[str, object]) -> None:
+    """A memo whose key matches but whose fields do not (edited, or written by another version) is no memo."""
+    import marshal
+
+    cache = tmp_path / "cache"
+    env = cli_env(cache, "loopback")
+    text = _preprocessed(project, env)
+    (path,) = _memos(cache)
+    path.write_bytes(marshal.dumps({**marshal.loads(path.read_bytes()), **damage}))
+    done = run_cli(["-E", "-I", "include", "k.cu"], env=env, cwd=project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, text, "")
+
+
 def test_a_memo_is_never_replayed_in_process(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``main(argv)`` (a library call, a test) plans every time: a replay may replace the process."""
     from torchada_build.compilers.cli import main
