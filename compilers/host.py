@@ -26,7 +26,7 @@ from .backends import Backend
 from .cache import open_cache_dir
 from .jobs import Job, JobKind
 from .toolchains import make_translating_toolchain
-from .units import CachedUnit, UnitRequest, get_unit, project_pre_includes, translate_command
+from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
 __all__ = ["SOURCE_SUFFIXES", "is_host_compile", "plan_host_compile"]
 
@@ -184,7 +184,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     scan = _scan(words)
     source = scan.words[scan.sources[0]]
     include_dirs, pre_include_values = _include_requests(scan)
-    request = UnitRequest(_absolute(source), tuple(include_dirs), project_pre_includes(pre_include_values, include_dirs))
+    request = UnitRequest.of(_absolute(source), include_dirs, pre_include_values)
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
     jobs = [Job(JobKind.TRANSLATE, translate_command(request), report=lambda executing: _report(unit, executing), unit=unit)]

@@ -22,7 +22,7 @@ from .identity import library_flags
 from .jobs import Job, JobKind
 from .request import DependencyMode, Input, Phase
 from .toolchains.base import BuildContext, CompileMode, CompileStep, TranslatingToolchain
-from .units import CachedUnit, UnitRequest, get_unit, project_pre_includes, translate_command
+from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
 __all__ = ["clean_jobs", "plan_jobs", "unit_request"]
 
@@ -32,8 +32,7 @@ def _absolute(paths: list[str]) -> tuple[Path, ...]:
 
 def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
     include_dirs = _absolute(ctx.parsed.values("--include-path") + ctx.parsed.values("--system-include"))
-    return UnitRequest(_absolute([source.path])[0], include_dirs,
-                       project_pre_includes(ctx.parsed.values("--pre-include"), include_dirs))  # fmt: skip
+    return UnitRequest.of(_absolute([source.path])[0], include_dirs, ctx.parsed.values("--pre-include"))
 
 
 def _report_findings(ctx: BuildContext, unit: CachedUnit, executing: bool) -> None:

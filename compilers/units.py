@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from hipify_like.translate import Translation
     from hipify_like.unit import IncludeSearch
 
-__all__ = ["CachedUnit", "UnitRequest", "get_unit", "project_pre_includes", "translate_command"]
+__all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
 
 _FORMAT = 4
 _MANIFEST_ENTRIES = 16
@@ -158,6 +158,25 @@ class UnitRequest:
     source: Path
     include_dirs: tuple[Path, ...] = ()
     pre_includes: tuple[Path, ...] = ()
+    pre_include_searches: tuple[tuple[tuple[str, ...], str | None], ...] = field(default=(), compare=False)
+    """How each ``-include`` was found (its candidates in order, then the first that is a file): a header
+    that appears earlier in that order makes another unit, which the compile memo checks for."""
+
+    @classmethod
+    def of(cls, source: Path, include_dirs: Sequence[Path], pre_include_values: Sequence[str]) -> UnitRequest:
+        """The request for ``source``, with the forced includes (``-include``) that are the project's own,
+        each found as the compiler finds it: the working directory, then each include directory (a system
+        header is left to the compiler)."""
+        searches = []
+        for value in pre_include_values:
+            candidates = tuple(os.path.join(str(directory), value) for directory in (os.getcwd(), *include_dirs))
+            searches.append((candidates, next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None)))
+        found = [Path(path) for _, path in searches if path is not None]
+        if found:
+            from hipify_like.unit import is_system_path
+
+            found = [path for path in found if not is_system_path(path)]
+        return cls(source, tuple(include_dirs), tuple(found), tuple(searches))
 
     def options_key(self) -> list[object]:
         roots = [sys.prefix, *(os.environ.get(v, "") for v in _ROOT_VARIABLES)]
@@ -302,25 +321,8 @@ def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
         found = _translate(request, cache_dir, fingerprint)
         _record(manifest, found[0].root.name, found[1])
     unit, inputs = found
-    return replace(unit, inputs=inputs)
-
-
-def project_pre_includes(values: Sequence[str], include_dirs: Sequence[Path]) -> tuple[Path, ...]:
-    """The forced includes (``-include``) that are the project's own, so translated with the unit: each
-    value as the compiler finds it (the working directory, then each include directory), unless it is a
-    system header."""
-    found = []
-    for value in values:
-        for directory in (Path.cwd(), *include_dirs):
-            candidate = directory / value
-            if candidate.is_file():
-                found.append(Path(os.path.normpath(candidate.absolute())))
-                break
-    if not found:
-        return ()
-    from hipify_like.unit import is_system_path
-
-    return tuple(p for p in found if not is_system_path(p))
+    searches = inputs.searches + [(list(candidates), path) for candidates, path in request.pre_include_searches]
+    return replace(unit, inputs=_Inputs(inputs.files, searches))
 
 
 def translate_command(request: UnitRequest) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,8 @@ class CompatHeaders:
     """:data:`TORCH_ALIASES` under :attr:`include_dir`."""
     torch_alias_names: tuple[str, ...] = ()
     """The names that make a unit search :attr:`torch_alias_dir` first."""
+    sizes: tuple[tuple[str, int], ...] = ()
+    """Each header under :attr:`include_dir` and its size in bytes: whether the set is still whole."""
 
 
 def _reversible(entry: Entry) -> bool:
@@ -214,15 +217,28 @@ def _data_stamp() -> int:
 
 
 def write_compat_headers(directory: Path, db: MappingDB | None = None) -> CompatHeaders:
-    """Write the headers under ``directory/compat-<version>`` once; later calls reuse them."""
+    """Write the headers under ``directory/compat-<version>`` once; later calls reuse them, unless one is
+    gone or changed (a cache cleaner): then a whole set is written beside them, which the caller uses."""
     db = db or load_db()
+    headers = {relative: text.encode() for relative, text in render_headers(db).items()}
     target = Path(directory) / f"compat-{_version(db)}"
-    if not target.is_dir():
+    if not _holds(target, headers):
+        if os.path.lexists(target):  # others may compile with what is left of it: never changed in place
+            target = target.with_name(f"{target.name}-{secrets.token_hex(4)}")
         stamp = _data_stamp()
         with atomic_directory(target) as staging:
-            for relative, text in render_headers(db).items():
+            for relative, data in headers.items():
                 path = staging / relative
                 make_private_dir(path.parent)
-                path.write_text(text)
+                path.write_bytes(data)
                 os.utime(path, ns=(stamp, stamp))
-    return CompatHeaders(target, PRELUDE, target / TORCH_ALIASES, torch_alias_names(db))
+    sizes = tuple((relative, len(data)) for relative, data in headers.items())
+    return CompatHeaders(target, PRELUDE, target / TORCH_ALIASES, torch_alias_names(db), sizes)
+
+
+def _holds(directory: Path, headers: dict[str, bytes]) -> bool:
+    """Whether ``directory`` holds each of ``headers`` with its bytes."""
+    try:
+        return all((directory / relative).read_bytes() == data for relative, data in headers.items())
+    except OSError:
+        return False

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -53,6 +54,14 @@ class LoopbackCompat:
     prelude: str
     torch_alias_dir: Path
     torch_alias_names: tuple[str, ...]
+    sizes: tuple[tuple[str, int], ...]
+    """Each header and its size: a set a cleaner took a file from is written again."""
+
+    def is_whole(self) -> bool:
+        try:
+            return all(os.stat(self.include_dir / relative).st_size == size for relative, size in self.sizes)
+        except OSError:
+            return False
 
     def pre_includes(self, unit: CachedUnit) -> list[str]:
         """``-include`` the prelude; and, first of all include folders, the torch aliases' where a
@@ -190,8 +199,8 @@ class LoopbackToolchain(TranslatingToolchain):
         try:
             data = json.loads(record.read_text())
             compat = LoopbackCompat(Path(data["include_dir"]), data["prelude"], Path(data["torch_alias_dir"]),
-                                    tuple(data["torch_alias_names"]))  # fmt: skip
-            if compat.include_dir.is_dir():
+                                    tuple(data["torch_alias_names"]), tuple(map(tuple, data["sizes"])))  # fmt: skip
+            if compat.is_whole():
                 return compat
         except (OSError, ValueError, KeyError, TypeError):
             pass
@@ -199,9 +208,11 @@ class LoopbackToolchain(TranslatingToolchain):
 
         make_private_dir(cache_dir / "compat")
         headers = write_compat_headers(cache_dir / "compat")
-        compat = LoopbackCompat(headers.include_dir, headers.prelude, headers.torch_alias_dir, headers.torch_alias_names)
+        compat = LoopbackCompat(headers.include_dir, headers.prelude, headers.torch_alias_dir, headers.torch_alias_names,
+                                headers.sizes)  # fmt: skip
         fields = {"include_dir": str(compat.include_dir), "prelude": compat.prelude,
-                  "torch_alias_dir": str(compat.torch_alias_dir), "torch_alias_names": list(compat.torch_alias_names)}  # fmt: skip
+                  "torch_alias_dir": str(compat.torch_alias_dir), "torch_alias_names": list(compat.torch_alias_names),
+                  "sizes": compat.sizes}  # fmt: skip
         write_atomically(record, json.dumps(fields).encode(), private=True)
         return compat
 

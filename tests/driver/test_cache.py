@@ -329,3 +329,17 @@ def test_a_cache_directory_others_could_write_is_refused(tmp_path: Path, directo
     (cache / "linked").symlink_to(tmp_path)  # a directory that is elsewhere, whatever its mode
     with pytest.raises(CacheError, match=f"the cache directory '{cache / 'linked'}' is not a directory"):
         open_cache_dir({"TORCHADA_CACHE_DIR": str(cache)})
+
+
+def test_a_compat_header_a_cleaner_removed_is_written_again(tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    """Every later loopback compile failed until the whole cache was removed."""
+    from driver_support import cli_env, run_cli
+
+    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k() {}\n")
+    env = cli_env(tmp_path / "cache", "loopback")
+    assert run_cli(["-c", "k.cu"], env=env, cwd=tmp_path).returncode == 0
+    (header,) = (tmp_path / "cache" / "compat").glob("compat-*/musa_runtime.h")
+    header.unlink()
+    again = run_cli(["-c", "k.cu"], env=env, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert not header.exists(), "the set others may compile with is left as it is"

@@ -185,6 +185,20 @@ def test_a_memo_of_the_wrong_shape_is_planned_around(project: Path, tmp_path: Pa
     assert (done.returncode, done.stdout, done.stderr) == (0, text, "")
 
 
+def test_a_pre_include_that_appears_earlier_in_the_search_plans_again(project: Path, tmp_path: Path) -> None:
+    """``-include pre.cuh -Iinc``: a ``./pre.cuh`` made later is the one the compiler reads."""
+    cache = tmp_path / "cache"
+    env = cli_env(cache, "loopback")
+    (project / "include" / "pre.cuh").write_text("#include <cuda_runtime.h>\n")
+    _settle(project / "include" / "pre.cuh")
+    argv = ["-c", "-include", "pre.cuh", "-I", "include", "k.cu", "-o", "k.o"]
+    assert run_cli(argv, env=env, cwd=project).returncode == 0
+    assert _replayed(project, cache, argv, env)
+    (project / "pre.cuh").write_text("cudaEvent_t later;\n")
+    _settle(project / "pre.cuh")
+    assert not _replayed(project, cache, argv, env)
+
+
 def test_a_memo_is_never_replayed_in_process(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``main(argv)`` (a library call, a test) plans every time: a replay may replace the process."""
     from torchada_build.compilers.cli import main
