@@ -15,31 +15,31 @@ class TorchadaError(Exception):
     """A failure the user can fix; ``str(error)`` is the one-line message."""
 
 
-class WriteError(TorchadaError, OSError):
-    """A file could not be written (a full disk, a read-only directory); nothing half-written is left.
-    An :class:`OSError` too, with the file as ``filename``."""
+class _FileError(TorchadaError, OSError):
+    """A file could not be read or written (:attr:`verb`); an :class:`OSError` too, with the file as
+    ``filename``."""
+
+    verb = ""
 
     def __init__(self, path: str, error: OSError) -> None:
         super().__init__(error.errno, error.strerror or str(error), path)
-        self.message = f"cannot write '{path}': {error.strerror or error}"
+        self.message = f"cannot {self.verb} '{path}': {error.strerror or error}"
 
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self) -> tuple[type[WriteError], tuple[str, OSError]]:
+    def __reduce__(self) -> tuple[type[_FileError], tuple[str, OSError]]:
         """Pickled as it was made (a forked process sends it back)."""
         return type(self), (self.filename, OSError(self.errno, self.strerror))
 
 
-class ReadError(TorchadaError, OSError):
+class WriteError(_FileError):
+    """A file could not be written (a full disk, a read-only directory); nothing half-written is left."""
+
+    verb = "write"
+
+
+class ReadError(_FileError):
     """A file the translation needs could not be read (a header without read permission)."""
 
-    def __init__(self, path: str, error: OSError) -> None:
-        super().__init__(error.errno, error.strerror or str(error), path)
-        self.message = f"cannot read '{path}': {error.strerror or error}"
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self) -> tuple[type[ReadError], tuple[str, OSError]]:
-        return type(self), (self.filename, OSError(self.errno, self.strerror))
+    verb = "read"
