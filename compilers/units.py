@@ -32,7 +32,7 @@ import re
 import secrets
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -58,6 +58,21 @@ _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
 
 _UNIT_NAME = re.compile(r"[0-9a-f]{32}(?:-[0-9a-f]{8})?")
 """A unit directory's name: its key, and a suffix when an incomplete one of that key was in the way."""
+
+
+def _traversed_directories(searches: Iterable[IncludeSearch]) -> set[str]:
+    """The directories that an include found through ``..`` passes (``sub`` of ``"sub/../h.cuh"``): the
+    compiler, reading the unit's copy, needs them there too, or it finds the untranslated original."""
+    directories: set[str] = set()
+    for search in searches:
+        if search.found is None:
+            continue
+        for candidate in search.candidates:
+            parts = candidate.split(os.sep)
+            directories.update(os.sep.join(parts[:i]) for i, part in enumerate(parts) if part == ".." and i > 1)
+            if os.path.normpath(candidate) == search.found:
+                break
+    return {directory for directory in directories if os.path.isdir(directory)}
 
 
 def _digest(data: bytes) -> str:
@@ -299,6 +314,8 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
                     target = temporary / "tree" / _relative(path)
                     make_private_dir(target.parent)
                     target.write_bytes(translation.text)
+                for directory in _traversed_directories(searches):
+                    make_private_dir(temporary / "tree" / _relative(directory))
                 (temporary / "unit.json").write_text(json.dumps(record, indent=1))
         except OSError as error:  # a full disk, an unwritable units/: nothing of the unit is left
             raise WriteError(str(final), error) from None

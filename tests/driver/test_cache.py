@@ -343,3 +343,16 @@ def test_a_compat_header_a_cleaner_removed_is_written_again(tmp_path: Path, nvcc
     again = run_cli(["-c", "k.cu"], env=env, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert not header.exists(), "the set others may compile with is left as it is"
+
+
+def test_a_header_found_through_a_directory_and_dotdot_is_read_translated(tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    """``#include "sub/../h.cuh"``: ``sub`` must be in the unit's copy too, or the compiler finds the original."""
+    from driver_support import cli_env, run_cli
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "h.cuh").write_text("#include <cuda_runtime.h>\nstatic cudaStream_t from_header;\n")
+    (tmp_path / "k.cu").write_text('#include "sub/../h.cuh"\n__global__ void k() {}\n')
+    result = run_cli(["-E", "k.cu"], env=cli_env(tmp_path / "cache", "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    markers = [line for line in result.stdout.splitlines() if line.startswith("# ") and "h.cuh" in line]
+    assert markers[0].split('"')[1].endswith(f"/tree{tmp_path}/sub/../h.cuh"), markers
