@@ -32,7 +32,7 @@ import re
 import secrets
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -73,6 +73,25 @@ def _traversed_directories(searches: Iterable[IncludeSearch]) -> set[str]:
             if os.path.normpath(candidate) == search.found:
                 break
     return {directory for directory in directories if os.path.isdir(directory)}
+
+
+def _naming_copies(translation: Translation, translations: Mapping[str, Translation]) -> bytes:
+    """The translated text, where an ``#include "/abs/h.cuh"`` of a header of the unit names the unit's
+    copy of it instead, relative to the includer's copy: the compiler opens an absolute path as written,
+    which is the untranslated original."""
+    text = translation.text
+    copies = [(include.line, include.spelled) for include in translation.includes
+              if not include.angled and os.path.isabs(include.spelled)
+              and os.path.normpath(include.spelled) in translations]  # fmt: skip
+    if not copies:
+        return text
+    lines = text.splitlines(keepends=True)
+    shift = len(lines) - len(translation.original.splitlines())  # the #line directive put first, if any
+    for line, spelled in copies:
+        relative = os.path.relpath(_relative(spelled), os.path.dirname(_relative(translation.path)))
+        quoted = b'"' + os.fsencode(spelled) + b'"'
+        lines[line - 1 + shift] = lines[line - 1 + shift].replace(quoted, b'"' + os.fsencode(relative) + b'"', 1)
+    return b"".join(lines)
 
 
 def _digest(data: bytes) -> str:
@@ -294,9 +313,10 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     identity = [compute_version(), fingerprint, request.options_key(), inputs.files, inputs.searches]
     key = _digest(json.dumps(identity).encode())[:32]
     findings = [f for t in translations.values() for f in t.findings]
+    texts = {path: _naming_copies(t, translations) for path, t in translations.items()}
     record = {
         "originals": list(translations),
-        "digests": [_digest(t.text) for t in translations.values()],
+        "digests": [_digest(text) for text in texts.values()],
         "warnings": [f.format(Severity.WARNING) for f in findings],
         "errors": [f.format(Severity.ERROR) for f in findings],
         "cuda_free": all(t.cuda_free for t in translations.values()),
@@ -310,10 +330,10 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple
     if unit is None:
         try:
             with atomic_directory(final) as temporary:
-                for path, translation in translations.items():
+                for path, text in texts.items():
                     target = temporary / "tree" / _relative(path)
                     make_private_dir(target.parent)
-                    target.write_bytes(translation.text)
+                    target.write_bytes(text)
                 for directory in _traversed_directories(searches):
                     make_private_dir(temporary / "tree" / _relative(directory))
                 (temporary / "unit.json").write_text(json.dumps(record, indent=1))

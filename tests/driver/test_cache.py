@@ -356,3 +356,18 @@ def test_a_header_found_through_a_directory_and_dotdot_is_read_translated(tmp_pa
     assert result.returncode == 0, result.stderr
     markers = [line for line in result.stdout.splitlines() if line.startswith("# ") and "h.cuh" in line]
     assert markers[0].split('"')[1].endswith(f"/tree{tmp_path}/sub/../h.cuh"), markers
+
+
+def test_a_header_included_by_its_absolute_path_is_read_translated(tmp_path: Path, nvcc: str) -> None:  # noqa: ARG001
+    """``#include "/abs/inc/h.cuh"``: the compiler opens an absolute path as written, so the unit's copy
+    of the includer names the copy of the header instead."""
+    from driver_support import cli_env, run_cli
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "h.cuh").write_text("#include <cuda_runtime.h>\nstatic cudaStream_t from_header;\n")
+    (tmp_path / "k.cu").write_text(f'#include "{tmp_path}/inc/h.cuh"\n__global__ void k() {{}}\n')
+    result = run_cli(["-E", "-MD", "-MF", "k.d", "k.cu"], env=cli_env(tmp_path / "cache", "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    markers = [line for line in result.stdout.splitlines() if line.startswith("# ") and "h.cuh" in line]
+    assert markers[0].split('"')[1].endswith(f"/tree{tmp_path}/inc/h.cuh"), markers
+    assert f"{tmp_path}/inc/h.cuh" in (tmp_path / "k.d").read_text(), "the dependency names the original"
