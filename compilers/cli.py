@@ -76,7 +76,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     from .launcher import launcher_words
     from .parse import parse_args
     from .plan import clean_jobs, plan_jobs
-    from .request import build_request
+    from .reads import UntranslatedReadError
+    from .request import STDIN, build_request, standard_input
     from .toolchains.base import BuildContext
     from .toolkit import ensure_toolkit
 
@@ -98,7 +99,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     toolchain.check_options(parsed)
     echo = parsed.has("--verbose") or parsed.has("--dryrun")
     execute = not parsed.has("--dryrun")
-    if execute:  # private and unpredictable; the finally below removes it, atexit when that is skipped
+    reads_stdin = STDIN in parsed.inputs
+    if execute or reads_stdin:  # private and unpredictable; the finally below removes it, atexit when that is skipped
         import atexit
         import shutil
 
@@ -124,6 +126,9 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
 
         return subprocess.run([toolchain.cuda_host_compiler(parsed, environ), *query], env=dict(environ), check=False).returncode
     request = build_request(parsed)
+    if reads_stdin:
+        request = standard_input(request, workdir)
+        memo.refuse()  # the same command line reads other code next time
     ctx = BuildContext(parsed, request, requested_targets(parsed), environ, cache_dir, workdir, launcher_words(environ))
     if echo:
         lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
@@ -134,11 +139,15 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     elif execute:
         toolchain.require_installed()
     try:
-        run_jobs(jobs, echo=echo, execute=execute, environ=environ)
+        try:
+            run_jobs(jobs, echo=echo, execute=execute, environ=environ)
+        except UntranslatedReadError:  # recorded: the plan translates them now
+            jobs = plan_jobs(ctx, toolchain)
+            run_jobs(jobs, echo=echo, execute=execute, environ=environ)
         if execute and not echo:
             _remember(memo, ctx, toolchain, jobs)
     finally:
-        if execute:
+        if execute or reads_stdin:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
 

@@ -21,6 +21,7 @@ from .errors import CannotRunError, FailedProcessError
 
 if TYPE_CHECKING:
     from .depfile import DependencyRewrite
+    from .reads import ReadsCheck
     from .units import CachedUnit
 
 __all__ = ["Job", "JobKind", "run_jobs"]
@@ -53,6 +54,8 @@ class Job:
     """The translate job's unit (its translation is done by the time the plan exists)."""
     display: str | None = None
     """What ``#$`` shows when ``argv`` is not the command (nvcc's ``-- Filter Dependencies --``)."""
+    check: ReadsCheck | None = field(default=None, compare=False)
+    """The check, once the command succeeded, that the compiler read no project file untranslated."""
 
     def render(self) -> str:
         return "#$ " + (self.display if self.display is not None else shlex.join(self.argv))
@@ -79,6 +82,8 @@ def run_jobs(jobs: Sequence[Job], *, echo: bool, execute: bool, environ: Mapping
             if echo:
                 print(f"# --error 0x{returncode & 0xFF:x} --", file=sys.stderr)
             raise FailedProcessError(job.argv, returncode)
+        if job.check is not None:
+            job.check.run(job.outputs)
 
 
 def _cannot_run(argv: Sequence[str], error: OSError) -> str:

@@ -195,6 +195,14 @@ def _remove_workdir(path: str) -> None:
     os.rmdir(path)
 
 
+def _without(argv: Sequence[str], words: Sequence[str]) -> tuple[str, ...]:
+    """``argv`` less the first run of ``words`` in it."""
+    for at in range(len(argv) - len(words) + 1):
+        if tuple(argv[at : at + len(words)]) == tuple(words):
+            return (*argv[:at], *argv[at + len(words) :])
+    return tuple(argv)
+
+
 class MemoWriter:
     """What a compile that is being planned and run depends on, written as its memo when it succeeds."""
 
@@ -305,6 +313,9 @@ class MemoWriter:
                 self.unit(job.unit)
             elif job.rewrite is not None:
                 self.rewrite(job.rewrite, workdir)
+            elif job.check is not None and job.check.flags:  # a replay reads what the checked compile read
+                if job.kind.value != "dependencies":
+                    self.run(_without(job.argv, job.check.flags), workdir)
             else:
                 self.run(job.argv, workdir)
 

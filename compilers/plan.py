@@ -20,8 +20,18 @@ from pathlib import Path, PurePath
 from .errors import TranslationError
 from .identity import library_flags
 from .jobs import Job, JobKind
+from .reads import ReadsCheck
 from .request import DependencyMode, Input, Phase
-from .toolchains.base import BuildContext, CompileMode, CompileStep, TranslatingToolchain
+from .toolchains.base import (
+    BuildContext,
+    CompileMode,
+    CompileStep,
+    TranslatingToolchain,
+    dependency_flags,
+    environment_include_dirs,
+    host_compiler_words,
+    host_searches,
+)
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
 __all__ = ["clean_jobs", "plan_jobs", "unit_request"]
@@ -31,8 +41,12 @@ def _absolute(paths: list[str]) -> tuple[Path, ...]:
 
 
 def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
-    include_dirs = _absolute(ctx.parsed.values("--include-path") + ctx.parsed.values("--system-include"))
-    return UnitRequest.of(_absolute([source.path])[0], include_dirs, ctx.parsed.values("--pre-include"))
+    """The unit of ``source``: its includes searched where the compiler searches them (nvcc's ``-I`` and
+    ``-isystem``, the host compiler's, ``CPATH``), with the forced includes of both."""
+    host_dirs, host_includes = host_searches(host_compiler_words(ctx.parsed))
+    searched = ctx.parsed.values("--include-path") + ctx.parsed.values("--system-include") + host_dirs
+    include_dirs = _absolute(searched + environment_include_dirs(ctx.environ, source.language))
+    return UnitRequest.of(_absolute([source.path])[0], include_dirs, ctx.parsed.values("--pre-include") + host_includes)
 
 
 def _report_findings(ctx: BuildContext, unit: CachedUnit, executing: bool) -> None:
@@ -49,6 +63,15 @@ def _report_findings(ctx: BuildContext, unit: CachedUnit, executing: bool) -> No
             print(line, file=sys.stderr)
 
 
+def _reads_check(ctx: BuildContext, step: CompileStep, own: bool) -> ReadsCheck:
+    """The check of what ``step``'s compiler read, from its dependency file; ``own``: a file only the check
+    asked for."""
+    unit = step.unit
+    assert unit.manifest is not None and step.depfile is not None
+    flags = tuple(dependency_flags(step)) if own else ()
+    return ReadsCheck(step.depfile, str(unit.tree), str(ctx.cache_dir), str(unit.manifest), flags, frozenset(unit.originals))
+
+
 def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, obj: str | None) -> list[Job]:
     request = ctx.request
     unit_req = unit_request(ctx, source)
@@ -58,8 +81,11 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int,
     if request.phase is Phase.PREPROCESS:
         step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)
         preprocess = Job(JobKind.PREPROCESS, tuple(toolchain.compile_argv(ctx, step)))
-        if deps.mode is DependencyMode.NONE:
-            return [*jobs, preprocess]
+        if deps.mode is DependencyMode.NONE:  # what the preprocessor reads, checked before it writes
+            depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
+            reads = CompileStep(source, unit, CompileMode.DEPENDENCIES, None, depfile, request.dependency_target(source))
+            check = _reads_check(ctx, reads, own=True)
+            return [*jobs, Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, reads)), check=check), preprocess]
         # -E with -MD/-MMD (nvcc refuses it; gcc writes the rule while preprocessing, and sccache asks
         # for it): the rule comes from a dependencies-only job, as for -M.
         jobs += _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
@@ -69,8 +95,10 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int,
         return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)))]
     if deps.mode is DependencyMode.NONE:
         assert obj is not None
-        step = CompileStep(source, unit, CompileMode.COMPILE, obj)
-        return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
+        depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
+        step = CompileStep(source, unit, CompileMode.COMPILE, obj, depfile, obj)
+        compile_job = Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=_reads_check(ctx, step, own=True))
+        return [*jobs, compile_job]
     if deps.mode is DependencyMode.ONLY:
         return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
     assert obj is not None
@@ -85,13 +113,14 @@ def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: 
     temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
     target = request.dependency_target(source)
     step = CompileStep(source, unit, mode, obj, temporary, target, deps.system)
+    check = _reads_check(ctx, step, own=False) if deps.system else None  # -MMD leaves out what -isystem found
     if mode is CompileMode.COMPILE:
         assert obj is not None
         final: str | None = request.depfile_for(source)
-        jobs = [Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,))]
+        jobs = [Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=check)]
     else:
         final = deps.file if deps.mode is DependencyMode.ONLY else request.depfile_for(source)
-        jobs = [Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step)))]
+        jobs = [Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, step)), check=check)]
     display = f"-- Filter Dependencies -- > {final}" if final else "-- Filter Dependencies --"
     filter_job = Job(
         JobKind.FILTER_DEPENDENCIES,

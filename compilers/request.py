@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass
-from pathlib import PurePath
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePath
 
 from .errors import InputError, UsageError
 from .parse import ParsedArgs
@@ -24,7 +24,9 @@ __all__ = [
     "Language",
     "Phase",
     "Request",
+    "STDIN",
     "build_request",
+    "standard_input",
 ]
 
 
@@ -74,6 +76,8 @@ _SUFFIXES = {
     ".gpu": Language.DEVICE_CODE,
 }
 _FORCED = {"cu": Language.CUDA, "c++": Language.CXX, "c": Language.C}
+STDIN = "-"
+"""The input that is standard input, in the language ``-x`` names (nvcc's ``-x cu -``)."""
 DEVICE_ONLY_OPTIONS = ("--cuda", "--ptx", "--cubin", "--fatbin", "--optix-ir", "--ltoir")
 
 
@@ -166,6 +170,18 @@ def _language(path: str, forced: Language | None) -> Language:
         msg = f"Don't know what to do with '{path}'"
         raise InputError(msg)
     return language
+
+
+def standard_input(request: Request, workdir: Path) -> Request:
+    """``request`` with the standard input (:data:`STDIN`) read into ``stdin.<suffix>`` in ``workdir``:
+    the translator and the compiler read a file, which names the object (``stdin.o``) as nvcc's
+    ``tmpxft_…_stdin`` file names its own."""
+    import sys
+
+    (stdin,) = (i for i in request.inputs if i.path == STDIN)
+    path = workdir / ("stdin" + next(s for s, language in _SUFFIXES.items() if language is stdin.language))
+    path.write_bytes(sys.stdin.buffer.read())
+    return replace(request, inputs=tuple(Input(str(path), i.language) if i is stdin else i for i in request.inputs))
 
 
 def _dependencies(parsed: ParsedArgs, phase: Phase, output: str | None) -> Dependencies:

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from hipify_like.translate import Translation
     from hipify_like.unit import IncludeSearch
 
-__all__ = ["CachedUnit", "UnitRequest", "get_unit", "translate_command"]
+__all__ = ["CachedUnit", "UnitRequest", "get_unit", "record_discovered", "translate_command"]
 
 _FORMAT = 4
 _MANIFEST_ENTRIES = 16
@@ -116,6 +116,8 @@ class CachedUnit:
     such a unit compiles as it is, for MUSA as for CUDA."""
     inputs: _Inputs | None = field(default=None, compare=False)
     """What decided the unit (when :func:`get_unit` returned it): its files' hashes and include searches."""
+    manifest: Path | None = field(default=None, compare=False)
+    """The manifest of its source (when :func:`get_unit` returned it)."""
     _reported: dict[Path, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -267,16 +269,43 @@ def _load(root: Path) -> CachedUnit | None:
     return unit
 
 
-def _lookup(manifest: Path, cache_dir: Path) -> tuple[CachedUnit, _Inputs] | None:
+def _read_manifest(manifest: Path) -> dict[str, list[object]]:
     try:
-        entries = json.loads(manifest.read_text())["entries"]
-        for entry in entries:
+        document = json.loads(manifest.read_text())
+        return {"entries": list(document["entries"]), "discovered": list(document.get("discovered", []))}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {"entries": [], "discovered": []}
+
+
+def _discovered(manifest: Path) -> list[Path]:
+    """The files the compiler read untranslated in earlier builds of the source (:mod:`.reads`) that
+    still exist: roots of its unit from then on."""
+    paths = _read_manifest(manifest)["discovered"]
+    return [Path(p) for p in paths if isinstance(p, str) and os.path.isabs(p) and os.path.isfile(p)]
+
+
+def record_discovered(manifest: Path, paths: Iterable[str]) -> None:
+    """Add ``paths`` to the manifest's discovered roots, under its lock."""
+    make_private_dir(manifest.parent)
+    with locked(manifest):
+        document = _read_manifest(manifest)
+        document["discovered"] = list(dict.fromkeys([*document["discovered"], *paths]))
+        write_atomically(manifest, json.dumps(document, indent=1).encode(), private=True)
+
+
+def _lookup(manifest: Path, cache_dir: Path, discovered: Sequence[Path]) -> tuple[CachedUnit, _Inputs] | None:
+    try:
+        for entry in _read_manifest(manifest)["entries"]:
+            assert isinstance(entry, dict)
             inputs = _Inputs(entry["files"], entry["searches"])
+            members = {path for path, _ in inputs.files}
+            if not all(str(p) in members for p in discovered):
+                continue
             if _UNIT_NAME.fullmatch(entry["unit"]) and inputs.match():  # a name, never a path out of units/
                 unit = _load(cache_dir / "units" / entry["unit"])
                 if unit is not None:
                     return unit, inputs
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AssertionError):
         return None
     return None
 
@@ -284,24 +313,21 @@ def _lookup(manifest: Path, cache_dir: Path) -> tuple[CachedUnit, _Inputs] | Non
 def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
     """Put the unit first in the manifest, under its lock: parallel builds of one source keep every entry."""
     with locked(manifest):
-        try:
-            entries = json.loads(manifest.read_text())["entries"]
-        except (OSError, ValueError, KeyError):
-            entries = []
+        document = _read_manifest(manifest)
         entry = {"unit": name, "files": inputs.files, "searches": inputs.searches}
-        entries = [entry] + [e for e in entries if e.get("unit") != name]
-        document = json.dumps({"entries": entries[:_MANIFEST_ENTRIES]}, indent=1).encode()
-        write_atomically(manifest, document, private=True)
+        entries = [entry] + [e for e in document["entries"] if not isinstance(e, dict) or e.get("unit") != name]
+        document["entries"] = entries[:_MANIFEST_ENTRIES]
+        write_atomically(manifest, json.dumps(document, indent=1).encode(), private=True)
 
 
-def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str) -> tuple[CachedUnit, _Inputs]:
+def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str, discovered: Sequence[Path]) -> tuple[CachedUnit, _Inputs]:
     from hipify_like.findings import Severity
     from hipify_like.mapping import compute_version
     from hipify_like.unit import translate_unit
 
     translations: dict[str, Translation] = {}
     searches: dict[IncludeSearch, None] = {}
-    for root in (request.source, *request.pre_includes):
+    for root in (request.source, *request.pre_includes, *discovered):
         translated = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
         for translation in translated.files:
             translations.setdefault(translation.path, translation)
@@ -353,13 +379,14 @@ def get_unit(request: UnitRequest, cache_dir: Path) -> CachedUnit:
         raise InputError(msg)
     fingerprint = translator_fingerprint()
     manifest = request.manifest_path(cache_dir, fingerprint)
-    found = _lookup(manifest, cache_dir)
+    discovered = _discovered(manifest)
+    found = _lookup(manifest, cache_dir, discovered)
     if found is None:
-        found = _translate(request, cache_dir, fingerprint)
+        found = _translate(request, cache_dir, fingerprint, discovered)
         _record(manifest, found[0].root.name, found[1])
     unit, inputs = found
     searches = inputs.searches + [(list(candidates), path) for candidates, path in request.pre_include_searches]
-    return replace(unit, inputs=_Inputs(inputs.files, searches))
+    return replace(unit, inputs=_Inputs(inputs.files, searches), manifest=manifest)
 
 
 def translate_command(request: UnitRequest) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from ..dbfacts import DbFacts, get_db_facts
 from ..errors import ToolNotFoundError, UnsupportedOptionError
 from ..options import Action, Option, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
-from ..request import Input, Request
+from ..request import Input, Language, Request
 from ..units import CachedUnit
 from . import Toolchain
 
@@ -36,7 +36,11 @@ __all__ = [
     "Render",
     "TranslatingToolchain",
     "dependency_flags",
+    "environment_include_dirs",
+    "environment_mirrors",
     "host_compiler_words",
+    "host_searches",
+    "redirect_host_words",
     "translate_macro",
 ]
 
@@ -101,6 +105,64 @@ def translate_macro(item: str, facts: DbFacts) -> str:
     if not match:
         return item
     return facts.macro(match.group()) + item[match.end() :]
+
+
+_HOST_SEARCH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
+_ENVIRONMENT_SEARCHES = {Language.C: ("CPATH", "C_INCLUDE_PATH"), Language.CXX: ("CPATH", "CPLUS_INCLUDE_PATH"),
+                         Language.CUDA: ("CPATH", "CPLUS_INCLUDE_PATH")}  # fmt: skip
+"""The variables gcc and clang search after every ``-I`` (nvcc's host compiler reads a ``.cu`` as C++)."""
+
+
+def _host_search_words(words: list[str]) -> list[tuple[str, str | None]]:
+    """``words`` as ``(flag, value)``: a search flag or ``-include`` with its directory or file (joined,
+    or the next word), and any other word with None."""
+    parsed: list[tuple[str, str | None]] = []
+    rest = iter(words)
+    for word in rest:
+        flag = next((f for f in (*_HOST_SEARCH_FLAGS, "-include") if word.startswith(f)), None)
+        value = word[len(flag) :] if flag is not None else None
+        if flag is not None and not value:
+            value = next(rest, None)
+        parsed.append((word, None) if flag is None or value is None else (flag, value))
+    return parsed
+
+
+def host_searches(words: list[str]) -> tuple[list[str], list[str]]:
+    """The include directories and the forced includes (``-include``) of host-compiler words."""
+    directories: list[str] = []
+    includes: list[str] = []
+    for flag, value in _host_search_words(words):
+        if value is not None:
+            (includes if flag == "-include" else directories).append(value)
+    return directories, includes
+
+
+def redirect_host_words(unit: CachedUnit, words: list[str]) -> list[str]:
+    """Host-compiler words with each search directory's translated copy before it and each forced include
+    as its translated copy, as the driver's own ``-I`` and ``-include`` are given."""
+    redirected: list[str] = []
+    for flag, value in _host_search_words(words):
+        if value is None:
+            redirected.append(flag)
+        elif flag == "-include":
+            redirected += [flag, unit.pre_include(value)]
+        else:
+            redirected += [w for directory in unit.search_dirs(value) for w in (flag, directory)]
+    return redirected
+
+
+def environment_include_dirs(environ: Mapping[str, str], language: Language) -> list[str]:
+    """The directories ``CPATH`` and the language's variable add to the search (an empty entry is the
+    working directory, as for gcc)."""
+    values = [environ.get(name, "") for name in _ENVIRONMENT_SEARCHES.get(language, ())]
+    return [entry or os.curdir for value in values if value for entry in value.split(os.pathsep)]
+
+
+def environment_mirrors(ctx: BuildContext, step: CompileStep) -> list[Path]:
+    """The translated copies of the :func:`environment_include_dirs` that have one: searched with ``-I``,
+    which comes before every directory of the environment."""
+    directories = environment_include_dirs(ctx.environ, step.source.language)
+    return [m for d in directories if (m := step.unit.mirrored_dir(Path(d).absolute())) is not None]
 
 
 def host_compiler_words(parsed: ParsedArgs) -> list[str]:

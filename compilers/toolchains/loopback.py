@@ -26,6 +26,7 @@ from hipify_like.diagnostics import NO_NVCC
 from hipify_like.files import make_private_dir, write_atomically
 
 from ..backends import Backend
+from ..cmdline import shell_words
 from ..dbfacts import DbFacts, translator_fingerprint
 from ..errors import ToolNotFoundError
 from ..installations import find_cuda
@@ -40,6 +41,8 @@ from .base import (
     Render,
     TranslatingToolchain,
     dependency_flags,
+    environment_mirrors,
+    redirect_host_words,
     translate_macro,
 )
 
@@ -119,7 +122,21 @@ def _pre_include(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
     return [w for value in arg.values for w in ("-include", _escape(unit.pre_include(value)))]
 
 
+def _compiler_options(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
+    """The host compiler's words with its search redirected; its forced includes given to nvcc instead,
+    after the compat prelude (the host compiler would read them before it)."""
+    words = [w for value in arg.values for w in shell_words(value)]
+    redirected = redirect_host_words(unit, words)
+    if redirected == words:
+        return list(arg.spelling)
+    includes = [i for i, word in enumerate(redirected) if word == "-include" and i + 1 < len(redirected)]
+    forced = [w for i in includes for w in ("-include", _escape(redirected[i + 1]))]
+    rest = [w for i, w in enumerate(redirected) if i not in includes and i - 1 not in includes]
+    return (["-Xcompiler=" + _escape(shlex.join(rest))] if rest else []) + forced
+
+
 RENDERERS: dict[str, Render] = {
+    "--compiler-options": _compiler_options,
     "--define-macro": _macros("-D"),
     "--undefine-macro": _macros("-U"),
     "--include-path": lambda ctx, unit, arg: [f"-I{_escape(d)}" for v in arg.values for d in unit.search_dirs(v)],
@@ -233,6 +250,7 @@ class LoopbackToolchain(TranslatingToolchain):
         for directory in step.unit.original_dirs:
             argv.append("-Xcompiler=" + _escape(shlex.join(["-idirafter", directory])))  # ccache needs the = form
         argv += [f"-I{_escape(str(d))}" for d in (compat.include_dir, *wheel_include_dirs())]
+        argv += [f"-I{_escape(str(d))}" for d in environment_mirrors(ctx, step)]
         argv += _language_flags(step)
         argv += _mode_flags(ctx, step)
         return self.finish_compile(ctx, step, argv)

@@ -36,6 +36,8 @@ from .base import (
     Render,
     TranslatingToolchain,
     dependency_flags,
+    environment_mirrors,
+    redirect_host_words,
     translate_macro,
 )
 
@@ -66,7 +68,7 @@ def _default_stream(ctx: BuildContext, unit: CachedUnit, arg: Arg) -> list[str]:
 
 
 RENDERERS: dict[str, Render] = {
-    "--compiler-options": lambda ctx, unit, arg: [w for v in arg.values for w in shell_words(v)],
+    "--compiler-options": lambda ctx, unit, arg: redirect_host_words(unit, [w for v in arg.values for w in shell_words(v)]),
     "--define-macro": lambda ctx, unit, arg: [f"-D{translate_macro(v, ctx.facts)}" for v in arg.values],
     "--undefine-macro": lambda ctx, unit, arg: [f"-U{translate_macro(v, ctx.facts)}" for v in arg.values],
     "--include-path": _include("-I"),
@@ -250,6 +252,7 @@ class MccToolchain(TranslatingToolchain):
             language = "c" if step.source.language is Language.C else "c++"
             argv = [self.host_compiler(ctx), "-x", language, CUDA_VERSION_MACRO]
         argv += self._flags(ctx, step.unit, device=device)
+        argv += [f"-I{d}" for d in environment_mirrors(ctx, step)]
         argv += [f"-I{self.musa.include_dir}"]
         argv += _mode_flags(ctx, step, device)
         return self.finish_compile(ctx, step, argv)

@@ -66,7 +66,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O2 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O2 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT $TMP/0_saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
             "CHECK-NEXT: #$ $CXX -Wl,--start-group $TMP/0_saxpy.o -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o saxpy",
         ],
     ),
@@ -82,7 +82,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_90 --offload-arch=mp_31",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT $TMP/0_saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
             "CHECK-NEXT: #$ ar cr libk.a $TMP/0_saxpy.o other.o",
         ],
     ),
@@ -90,7 +90,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/host.cpp",
-            "CHECK-NEXT: #$ $CXX -x c++ -DCUDA_VERSION=13000 -DFOO=1 -O3 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/host.cpp -o host.o",
+            "CHECK-NEXT: #$ $CXX -x c++ -DCUDA_VERSION=13000 -DFOO=1 -O3 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_host.d -MT host.o -c $CACHE/units/$UNIT/tree$SRC/host.cpp -o host.o",
         ],
     ),
     "dependencies_only": (["-M", "-MP", "-MT", "saxpy.o", "saxpy.cu", "-o", "saxpy.d"], {},
@@ -105,6 +105,7 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -DX -idirafter $SRC -I$MUSA_HOME/include -M -MF $TMP/0_saxpy.d -MT saxpy.o $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
             "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -DX -idirafter $SRC -I$MUSA_HOME/include -E --cuda-device-only $CACHE/units/$UNIT/tree$SRC/saxpy.cu",
         ],
     ),
@@ -124,16 +125,16 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
             "CHECK-NEXT: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_21 --offload-arch=mp_31",
             "CHECK-NEXT: #$ _GPU_ARCH_=-arch compute_90 --offload-arch=mp_21 --offload-arch=mp_31",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_21 --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_21 --offload-arch=mp_31 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
         ],
     ),
     "rdc_two_files": (["-rdc=true", "saxpy.cu", "b.cu", "-o", "app"], {},
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT $TMP/0_saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o $TMP/0_saxpy.o",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/b.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/b.cu -o $TMP/1_b.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -fgpu-rdc -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/1_b.d -MT $TMP/1_b.o -c $CACHE/units/$UNIT/tree$SRC/b.cu -o $TMP/1_b.o",
             "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -dlink $TMP/0_saxpy.o $TMP/1_b.o -o $TMP/app_dlink.o -fPIC --offload-arch=mp_22 -L$MUSA_HOME/lib -lmusadevrt",
             "CHECK-NEXT: #$ $CXX -Wl,--start-group $TMP/app_dlink.o $TMP/0_saxpy.o $TMP/1_b.o -L$CACHE/toolkit/mcc-$HASH/lib64 -L$MUSA_HOME/lib -lmusart -lrt -lpthread -ldl -Wl,--end-group -o app",
         ],
@@ -143,14 +144,14 @@ CASES: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_10 --offload-arch=mp_32",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/k.mu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc --offload-arch=mp_10 --offload-arch=mp_32 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/k.mu -o k.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc --offload-arch=mp_10 --offload-arch=mp_32 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_k.d -MT k.o -c $CACHE/units/$UNIT/tree$SRC/k.mu -o k.o",
         ],
     ),  # torch_musa's variable wins over a CUDA -gencode, sorted; a .mu goes to mcc without -x musa
     "verbose_no_arch": (["-c", "saxpy.cu", "-O0", "-g", "-G", "-lineinfo"], {},
         [
             "CHECK: #$ _GPU_ARCH_=-arch compute_80 --offload-arch=mp_22",
             "CHECK-NEXT: #$ $PYTHON -m torchada_build.compilers.units $SRC/saxpy.cu",
-            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O0 -g -g -idirafter $SRC -I$MUSA_HOME/include -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
+            "CHECK-NEXT: #$ $MUSA_HOME/bin/mcc -x musa --offload-arch=mp_22 -U__CUDA__ -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DCUDA_VERSION=13000 -std=c++17 -O0 -g -g -idirafter $SRC -I$MUSA_HOME/include -MD -MF $TMP/0_saxpy.d -MT saxpy.o -c $CACHE/units/$UNIT/tree$SRC/saxpy.cu -o saxpy.o",
         ],
     ),
 }  # fmt: skip
