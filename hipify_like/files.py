@@ -15,14 +15,14 @@ from __future__ import annotations
 import os
 import time
 
-from .errors import WriteError
+from .errors import ReadError, WriteError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
-    "STALE_AFTER_S", "atomic_directory", "file_mode", "locked", "make_private_dir", "read_file", "remove_stale",
+    "SOURCE_LIMIT", "STALE_AFTER_S", "atomic_directory", "file_mode", "locked", "make_private_dir", "read_file", "remove_stale",
     "write_atomically",
 ]  # fmt: skip
 
@@ -123,12 +123,21 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | str, *, private
         raise
 
 
+SOURCE_LIMIT = 64 << 20
+"""The largest source torchada translates (64 MiB): translating takes about fifteen times a file's size
+in memory (``benchmarks/port_memory.py``), and a generated source larger than this is better refused
+with one line than translated at the cost of the machine's memory."""
+
+
 def read_file(path: str | os.PathLike[str]) -> tuple[bytes, int]:
     """The bytes of the file ``path`` and its permission bits, in four system calls (``open()`` and
-    ``shutil.copymode`` take a dozen)."""
+    ``shutil.copymode`` take a dozen); a :class:`ReadError` for a file over :data:`SOURCE_LIMIT`."""
     fd = os.open(path, os.O_RDONLY)
     try:
         status = os.fstat(fd)
+        if status.st_size > SOURCE_LIMIT:
+            size = f"it is {status.st_size / (1 << 20):.0f} MiB, and torchada translates files of at most {SOURCE_LIMIT >> 20} MiB"
+            raise ReadError(os.fsdecode(path), OSError(27, size))  # EFBIG, without importing errno
         data = os.read(fd, status.st_size + 1)  # a regular file's short read is its end
         if len(data) > status.st_size:  # it grew since: read the rest
             pieces = [data]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import ReadError
+from .files import read_file
 from .findings import Finding
 from .tables import Tables, get_tables
 from .translate import Translation, project_macros, translate_source
@@ -141,7 +142,9 @@ def translate_unit(
         path = pending.pop(0)
         if path not in done:
             try:
-                data = path.read_bytes()
+                data, _ = read_file(path)
+            except ReadError:
+                raise
             except OSError as error:
                 raise ReadError(str(path), error) from None
             done[path] = translate(path, data)

@@ -167,6 +167,17 @@ def test_an_options_file_that_never_ends(driver, tmp_path: Path, monkeypatch: py
     assert message == "Options file '/dev/zero' is larger than 4 MiB, more than a command line can hold"
 
 
+def test_a_header_larger_than_torchada_translates(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hipify_like.files import SOURCE_LIMIT
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.cu").write_text('#include "h.cuh"\n')
+    with open(tmp_path / "h.cuh", "wb") as file:
+        file.truncate(SOURCE_LIMIT << 1)  # sparse
+    message = _fatal(driver(["--dryrun", "-c", "k.cu"]))
+    assert message == f"cannot read '{tmp_path}/h.cuh': it is 128 MiB, and torchada translates files of at most 64 MiB"
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_an_unreadable_header(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -422,3 +422,17 @@ def test_a_tree_port_imports_only_what_it_uses(project: Path, tmp_path: Path) ->
                                "-j", jobs], capture_output=True, text=True, cwd=tmp_path, check=False)  # fmt: skip
         status, *imported = done.stdout.split()
         assert status == "0" and set(imported) <= allowed, done.stdout + done.stderr
+
+
+def test_a_source_larger_than_torchada_translates_is_refused_with_one_line(tmp_path: Path) -> None:
+    """A 65 MiB source (sparse: no disk is used) would take about a gigabyte to translate."""
+    from hipify_like.files import SOURCE_LIMIT
+
+    big = tmp_path / "src" / "big.cu"
+    big.parent.mkdir()
+    with open(big, "wb") as file:
+        file.truncate(SOURCE_LIMIT + 1)
+    result = port(tmp_path / "src", "--out-root", tmp_path / "out")
+    assert result.returncode == 2
+    assert result.stderr == f"torchada-port: error: cannot read '{big}': it is 64 MiB, and torchada translates files of at most 64 MiB\n"
+    assert not (tmp_path / "out" / "big.cu").exists()
