@@ -63,10 +63,10 @@ def _requested(argv: Sequence[str], environ: Mapping[str, str]) -> BackendChoice
             value = argv[i + 1]
     if value is not None:
         return BackendChoice(_backend(value, _OPTION), f"{_OPTION}={value}")
-    if environ.get("TORCHADA_BACKEND"):
-        value = environ["TORCHADA_BACKEND"]
-        return BackendChoice(_backend(value, "TORCHADA_BACKEND"), f"TORCHADA_BACKEND={value}")
-    return None
+    from torchada_build.core.settings import value as setting
+
+    chosen = setting("TORCHADA_BACKEND", environ)
+    return BackendChoice(Backend(chosen), f"TORCHADA_BACKEND={chosen}") if chosen else None
 
 
 def requested_backend(argv: Sequence[str], environ: Mapping[str, str]) -> Backend | None:

@@ -2,7 +2,7 @@
 
 The cache is private: its directories are made 0700 whatever the umask, and a cache directory that
 another user owns or could write is refused (what it holds is compiled into the build). Everything in
-it is written atomically (:mod:`hipify_like.files`); a run's work directory is a new unpredictably
+it is written atomically (:mod:`torchada_build.core.files`); a run's work directory is a new unpredictably
 named directory under ``tmp/``, and what a killed run leaves there is removed by a later run a day on.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import stat
 
-from hipify_like import diagnostics
-from hipify_like.files import make_private_dir, remove_stale
+from torchada_build.core import diagnostics
+from torchada_build.core.files import make_private_dir, remove_stale
 
 from .errors import CacheError
 from .memo import cache_root

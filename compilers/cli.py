@@ -163,6 +163,16 @@ def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: TranslatingToolcha
     memo.write()
 
 
+def _debugging(environ: Mapping[str, str]) -> bool:
+    """``TORCHADA_DEBUG=1``: a traceback instead of the one line (any other value: the one line)."""
+    from torchada_build.core.settings import SettingError, is_on
+
+    try:
+        return is_on("TORCHADA_DEBUG", environ)
+    except SettingError:
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The console script; ``argv`` (default: the process's own) is an nvcc command line. Only the
     process's own command line is replayed from a memo, which may replace the process."""
@@ -202,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FailedProcessError as error:
         return error.returncode
     except TorchadaError as error:
-        if environ.get("TORCHADA_DEBUG"):
+        if _debugging(environ):
             raise
         print(format_fatal(str(error)), file=sys.stderr)
         return 1

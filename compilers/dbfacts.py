@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from hipify_like.files import write_atomically
+from torchada_build.core.files import write_atomically
 
 __all__ = ["DbFacts", "get_db_facts", "translator_fingerprint"]
 

@@ -137,6 +137,6 @@ class DependencyRewrite:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        from hipify_like.files import write_atomically
+        from torchada_build.core.files import write_atomically
 
         write_atomically(self.final, text.encode("utf-8", errors="surrogateescape"))

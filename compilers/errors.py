@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from hipify_like.errors import TorchadaError, WriteError
+from torchada_build.core.errors import TorchadaError, WriteError
 
 TYPE_CHECKING = False  # imported on the driver's fast paths: nothing beyond sys
 if TYPE_CHECKING:

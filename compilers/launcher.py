@@ -18,22 +18,25 @@ __all__ = ["launcher_words"]
 
 
 def launcher_words(environ: Mapping[str, str]) -> tuple[str, ...]:
-    if not environ.get("TORCHADA_COMPILER_LAUNCHER", "").strip():
+    from torchada_build.core.settings import value
+
+    command = value("TORCHADA_COMPILER_LAUNCHER", environ)
+    if not command:
         return ()
     import shlex
     import shutil
 
     try:
-        words = shlex.split(environ.get("TORCHADA_COMPILER_LAUNCHER", ""))
+        words = shlex.split(command)
     except ValueError as error:  # an unbalanced quote
-        from hipify_like.diagnostics import BAD_LAUNCHER
+        from torchada_build.core.diagnostics import BAD_LAUNCHER
 
-        raise UsageError(BAD_LAUNCHER.text(error=error, value=environ["TORCHADA_COMPILER_LAUNCHER"])) from None
+        raise UsageError(BAD_LAUNCHER.text(error=error, value=command)) from None
     if not words:
         return ()
     program = shutil.which(words[0], path=environ.get("PATH"))
     if program is None:
-        from hipify_like.diagnostics import NO_LAUNCHER
+        from torchada_build.core.diagnostics import NO_LAUNCHER
 
         raise ToolNotFoundError(NO_LAUNCHER.text(program=words[0]))
     return (program, *words[1:])

@@ -8,7 +8,8 @@ were planned from, each with the status ``stat`` gives it (the original and tran
 include search, torchada's code and data, the cache entries the commands name, and every place the
 MUSA SDK and nvcc were looked for). The same command line later checks those statuses and runs the commands
 itself; any difference goes the long way, which writes a new memo. :func:`replay` imports nothing
-beyond :mod:`os`, :mod:`sys` and :mod:`marshal`, so that path costs about a millisecond.
+beyond :mod:`os`, :mod:`sys`, :mod:`marshal` and the settings table (:mod:`torchada_build.core.settings`,
+which reads ``TORCHADA_CACHE_DIR``), so that path costs about a millisecond.
 
 A memo is written only for a compile without translator findings (those print on every compile)
 whose files outside the cache are at least :data:`SETTLED_S` old: a file changed in the same clock
@@ -52,8 +53,11 @@ Status = tuple[int, int, int, int, int] | None
 
 def cache_root(environ: Mapping[str, str]) -> str:
     """``TORCHADA_CACHE_DIR``, else ``$XDG_CACHE_HOME/torchada``, else ``~/.cache/torchada`` (absolute)."""
-    if environ.get("TORCHADA_CACHE_DIR"):
-        return os.path.abspath(environ["TORCHADA_CACHE_DIR"])
+    from torchada_build.core.settings import value
+
+    configured = value("TORCHADA_CACHE_DIR", environ)
+    if configured:
+        return os.path.abspath(configured)
     base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(os.path.abspath(base), "torchada")
 
@@ -336,8 +340,8 @@ class MemoWriter:
         self._watch_code()
         if not self.usable or not self.steps:
             return
-        from hipify_like.errors import WriteError
-        from hipify_like.files import write_atomically
+        from torchada_build.core.errors import WriteError
+        from torchada_build.core.files import write_atomically
 
         record = {
             "key": self.key,

@@ -55,10 +55,10 @@ class ReadsCheck:
 
     def untranslated(self) -> list[str]:
         """The files the compiler read that translation would have changed."""
-        from hipify_like.errors import ReadError
-        from hipify_like.files import read_file
         from hipify_like.translate import translate_source
         from hipify_like.unit import is_system_path, system_roots
+        from torchada_build.core.errors import ReadError
+        from torchada_build.core.files import read_file
 
         with open(self.depfile, encoding="utf-8", errors="surrogateescape") as file:
             rules = parse_depfile(file.read())

@@ -34,7 +34,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from hipify_like.files import atomic_directory, make_private_dir
+from torchada_build.core.files import atomic_directory, make_private_dir
 
 from .backends import Backend
 from .cache import open_cache_dir
@@ -117,7 +117,7 @@ def toolkit_root(backend: str | None = None, environ: Mapping[str, str] | None =
     if chosen is Backend.NVCC:
         cuda = find_cuda(environ)
         if cuda is None:
-            from hipify_like.diagnostics import NO_NVCC
+            from torchada_build.core.diagnostics import NO_NVCC
 
             raise ToolNotFoundError(NO_NVCC.text(backend="nvcc"))
         return cuda.home

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from hipify_like.errors import WriteError
-from hipify_like.files import atomic_directory, locked, make_private_dir, write_atomically
+from torchada_build.core.errors import WriteError
+from torchada_build.core.files import atomic_directory, locked, make_private_dir, write_atomically
 
 from .cache import open_cache_dir
 from .dbfacts import translator_fingerprint

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 
-TYPE_CHECKING = False  # the driver imports hipify_like.errors and .files on its fast paths: nothing heavy here
+TYPE_CHECKING = False  # the driver imports torchada_build.core.errors and .files on its fast paths: nothing heavy here
 if TYPE_CHECKING:
     from typing import Any
 

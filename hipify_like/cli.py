@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
+from torchada_build.core.diagnostics import OUTPUT_IS_SOURCE
+from torchada_build.core.errors import TorchadaError, WriteError
+from torchada_build.core.files import read_file, write_atomically
+
 from .config import Suppressions, load_config_suppress
-from .diagnostics import OUTPUT_IS_SOURCE
-from .errors import TorchadaError, WriteError
-from .files import read_file, write_atomically
 from .findings import Finding
 from .mapping import load_db
 from .report import PortedFile, PortReport

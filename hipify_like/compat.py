@@ -26,8 +26,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from torchada_build.core.files import atomic_directory, make_private_dir
+
 from .arch import ArchTable, build_arch_table
-from .files import atomic_directory, make_private_dir
 from .inventory import INVENTORY_DIR, musa_inventory
 from .mapping import Entry, Kind, MappingDB, data_files, load_db
 

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import TorchadaError
+from torchada_build.core.errors import TorchadaError
+
 from .findings import RULES, Finding
 from .report import PortedFile
 

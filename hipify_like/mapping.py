@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import TorchadaError
+from torchada_build.core.errors import TorchadaError
 
 __all__ = [
     "DATA_DIR",

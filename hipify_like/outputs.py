@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import write_atomically
+from torchada_build.core.files import write_atomically
 
 __all__ = ["MANIFEST_NAME", "OutputManifest"]
 

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import ReadError
-from .files import read_file
+from torchada_build.core.errors import ReadError
+from torchada_build.core.files import read_file
+
 from .findings import Finding
 from .tables import Tables, get_tables
 from .translate import Translation, project_macros, translate_source

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
-from .errors import TorchadaError
+from torchada_build.core.errors import TorchadaError
 
 __all__ = ["MAX_BATCHES", "Workers", "WorkerDied", "forked_workers", "split"]
 

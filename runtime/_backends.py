@@ -37,7 +37,9 @@ def is_compiled(original: Any, vendor: Vendor) -> Callable[[], bool]:
 def is_available(original: Callable[[], bool], vendor: Vendor) -> Callable[[], bool]:
     """``torch.cuda.is_available()``: PyTorch's answer (False), or the vendor's with
     ``TORCHADA_FORCE_CUDA_AVAILABLE=1`` at ``import torchada``."""
-    if os.environ.get(FORCE_AVAILABLE_ENV) == "1":
+    from torchada_build.core.settings import is_on
+
+    if is_on(FORCE_AVAILABLE_ENV, os.environ):
         available: Callable[[], bool] = vendor.device_module().is_available
         return available
     return original

@@ -12,6 +12,8 @@ import os
 import time
 from typing import Any
 
+from torchada_build.core.settings import value as setting
+
 from ._device import _FactoryType
 from .vendors import Vendor
 
@@ -36,7 +38,7 @@ def graph(original: Any, vendor: Vendor) -> type:
             if kwargs:
                 msg = f"graph() got unexpected keyword arguments {sorted(kwargs)}"
                 raise TypeError(msg)
-            self._torchada_dump = os.environ.get(DUMP_PATH_ENV) or None
+            self._torchada_dump = setting(DUMP_PATH_ENV, os.environ) or None
             if self._torchada_dump:
                 os.makedirs(self._torchada_dump, exist_ok=True)
                 captured.enable_debug_mode()

@@ -14,14 +14,11 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from hipify_like.errors import TorchadaError
-
 if TYPE_CHECKING:
     from .vendors import Vendor
 
 __all__ = [
     "Platform",
-    "PlatformError",
     "detect_platform",
     "detect_vendor",
     "get_cuda_home",
@@ -39,21 +36,11 @@ class Platform(enum.Enum):
     CPU = "cpu"
 
 
-class PlatformError(TorchadaError, ValueError):
-    """``TORCHADA_PLATFORM`` names no platform."""
-
-
 def _forced() -> Platform | None:
-    forced = os.environ.get("TORCHADA_PLATFORM", "").strip().lower()
-    if not forced:
-        return None
-    try:
-        return Platform(forced)
-    except ValueError:
-        choices = ", ".join(repr(p.value) for p in Platform)
-        from hipify_like.diagnostics import BAD_PLATFORM
+    from torchada_build.core.settings import value
 
-        raise PlatformError(BAD_PLATFORM.text(value=forced, choices=choices)) from None
+    forced = value("TORCHADA_PLATFORM", os.environ)
+    return Platform(forced) if forced else None
 
 
 @functools.cache

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hipify_like import diagnostics
-from hipify_like.diagnostics import DIAGNOSTICS
+from torchada_build.core import diagnostics
+from torchada_build.core.diagnostics import DIAGNOSTICS
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("compilers", "hipify_like", "runtime", "torchada_build")

@@ -47,7 +47,7 @@ def _parser() -> ToolParser:
 def run_script(script: str, args: Sequence[str]) -> None:
     """Run ``script`` as ``python script args`` would, with :func:`~.cpp_extension.install` done first."""
     if not Path(script).is_file():
-        from hipify_like.diagnostics import NO_BUILD_SCRIPT
+        from torchada_build.core.diagnostics import NO_BUILD_SCRIPT
 
         raise TorchadaError(NO_BUILD_SCRIPT.text(script=script))
     from .cpp_extension import install

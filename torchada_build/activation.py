@@ -11,7 +11,7 @@ A **MUSA machine** is one where ``TORCHADA_BACKEND`` asks for a translating back
 * a build that pip isolated from the environment holding torchada (its site folder is gone from
   ``sys.path``) cannot see torch_musa: its torch is the one pip fetched into the isolated environment, and
   compiling against it would make a CUDA build. It stops with one line naming ``--no-build-isolation``
-  (:data:`~hipify_like.diagnostics.ISOLATED_BUILD`). A CMake build needs no torch_musa and goes on.
+  (:data:`~torchada_build.core.diagnostics.ISOLATED_BUILD`). A CMake build needs no torch_musa and goes on.
 
 Elsewhere nothing changes. A problem stops the process with one line, ``torchada: error: ...``.
 
@@ -34,7 +34,9 @@ SCIKIT_BUILD_CORE = "scikit_build_core.build"
 def musa_machine_reason(environ: Mapping[str, str], search_path: Sequence[str] | None = None) -> str | None:
     """Why this is a MUSA machine (``TORCHADA_BACKEND`` asks for a translating backend, or torch_musa is
     installed; looked for on ``search_path`` when given), or None."""
-    backend = environ.get("TORCHADA_BACKEND", "").strip()
+    from .core.settings import value
+
+    backend = value("TORCHADA_BACKEND", environ)
     if backend:
         return None if backend == "nvcc" else f"TORCHADA_BACKEND={backend}"
     if search_path is None:
@@ -56,8 +58,13 @@ def is_isolated_from(sitedir: str | None, path: Sequence[str]) -> bool:
 
 def activate(module_name: str, sitedir: str | None) -> None:
     """Act on the import of ``module_name`` (one of :data:`.startup.WATCHED`)."""
+    from .core.settings import SettingError
+
     isolated = is_isolated_from(sitedir, sys.path)
-    reason = musa_machine_reason(os.environ, [sitedir] if isolated and sitedir else None)
+    try:
+        reason = musa_machine_reason(os.environ, [sitedir] if isolated and sitedir else None)
+    except SettingError as error:
+        _stop(str(error))
     if reason is None:
         return
     if module_name == SCIKIT_BUILD_CORE:
@@ -66,8 +73,8 @@ def activate(module_name: str, sitedir: str | None) -> None:
         os.environ.setdefault("CMAKE_TOOLCHAIN_FILE", str(get_toolchain_file()))
         return
     if isolated and sitedir:
-        sys.path.append(sitedir)  # hipify_like's table of messages lives there; the process stops now
-        from hipify_like.diagnostics import ISOLATED_BUILD
+        sys.path.append(sitedir)  # torchada's table of messages lives there; the process stops now
+        from torchada_build.core.diagnostics import ISOLATED_BUILD
 
         _stop(ISOLATED_BUILD.text(reason=reason))
     from .cpp_extension import install

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from hipify_like.diagnostics import BAD_TORCH_MUSA_ARCH_LIST
+from torchada_build.core.diagnostics import BAD_TORCH_MUSA_ARCH_LIST
 
 from .compilers.archs import musa_arch_list
 from .errors import BuildConfigurationError

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hipify_like.diagnostics import UNSUPPORTED_TORCH
-from hipify_like.files import write_atomically
+from torchada_build.core.diagnostics import UNSUPPORTED_TORCH
+from torchada_build.core.files import write_atomically
 
 from . import host_compile
 from .arch_flags import get_arch_flags

@@ -7,7 +7,7 @@ so that setuptools, a JIT ``load()`` traceback and ``python -m torchada_build`` 
 
 from __future__ import annotations
 
-from hipify_like.errors import TorchadaError
+from torchada_build.core.errors import TorchadaError
 
 __all__ = ["BuildConfigurationError", "TorchadaError", "UnsupportedTorchError"]
 

@@ -22,7 +22,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from hipify_like.diagnostics import NO_MCC, NO_TORCH_MUSA
+from torchada_build.core.diagnostics import NO_MCC, NO_TORCH_MUSA
 
 from .compilers.backends import Backend, BackendChoice, choose_backend, requested_backend
 from .compilers.installations import MusaInstallation, find_musa

@@ -39,11 +39,26 @@ _armed: "list[str | None]" = []
 def arm(sitedir: "str | None") -> None:
     """Wait for the modules of :data:`WATCHED`; ``sitedir`` is the site folder holding ``torchada.pth``
     (to tell a build that pip isolated from it). Once per process: pip's isolation runs the ``.pth`` again."""
-    if _armed or os.environ.get(OFF_VARIABLE, "").strip() == "0":
+    if _armed or not _hook_on():
         return
     _armed.append(sitedir)
     for name in WATCHED:
         when_imported(name, _activate)
+
+
+def _hook_on() -> bool:
+    """``TORCHADA_HOOK`` (on when unset, without importing the settings table: every Python of the
+    environment runs this); a value it may not take says so on one line and leaves the hook on (an
+    error would stop every Python of the environment)."""
+    if OFF_VARIABLE not in os.environ:
+        return True
+    from .core.settings import SettingError, is_on
+
+    try:
+        return is_on(OFF_VARIABLE, os.environ)
+    except SettingError as error:
+        print(f"torchada: warning: {error}; the start-up hook stays on", file=sys.stderr)
+        return True
 
 
 def _activate(module: "ModuleType") -> None:

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hipify_like.diagnostics import NO_NVCC
-from hipify_like.files import make_private_dir, write_atomically
+from torchada_build.core.diagnostics import NO_NVCC
+from torchada_build.core.files import make_private_dir, write_atomically
 
 from ..backends import Backend
 from ..cmdline import shell_words

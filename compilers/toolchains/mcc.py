@@ -16,7 +16,9 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from hipify_like.diagnostics import BAD_MUSA_ARCH, BAD_TORCH_MUSA_ARCH_LIST, NO_MCC
+from torchada_build.core.diagnostics import BAD_MUSA_ARCH, BAD_TORCH_MUSA_ARCH_LIST, NO_MCC
+from torchada_build.core.settings import SETTINGS
+from torchada_build.core.settings import value as setting
 
 from ..archs import GpuTargets, musa_arch_list
 from ..backends import Backend
@@ -104,7 +106,7 @@ ARCH_VARIABLES = ("TORCHADA_MUSA_ARCH", "TORCH_MUSA_ARCH_LIST")
 def _named_arches(environ: Mapping[str, str], facts: DbFacts) -> list[str] | None:
     """The architectures the first of :data:`ARCH_VARIABLES` set names; one line for a name no table knows."""
     for variable in ARCH_VARIABLES:
-        value = environ.get(variable, "")
+        value = setting(variable, environ) if variable in SETTINGS else environ.get(variable, "")
         if value.strip():
             try:
                 return musa_arch_list(value, facts.musa_targets)

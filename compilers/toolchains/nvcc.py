@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hipify_like.diagnostics import NO_NVCC
+from torchada_build.core.diagnostics import NO_NVCC
 
 from ..backends import Backend
 from ..errors import ToolNotFoundError

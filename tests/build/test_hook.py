@@ -62,7 +62,7 @@ def test_backend_forced_by_environment(no_musa: None) -> None:
 def test_unknown_backend_is_one_line(no_musa: None) -> None:
     with pytest.raises(TorchadaError) as error:
         detect_backend({"TORCHADA_BACKEND": "hip"})
-    assert one_line(error) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'hip'"
+    assert one_line(error) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'hip'; unset it for its default (docs/settings.md) [TA2022]"
 
 
 def test_cuda_machine_passes_through(no_musa: None, nvcc: str) -> None:
@@ -284,7 +284,7 @@ def test_cli_reports_bad_configuration_in_one_line(tmp_path: Path) -> None:
         env={"TORCHADA_BACKEND": "rocm", "PATH": "/usr/bin:/bin"},
     )
     assert out.returncode == 1
-    assert out.stderr == "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'rocm'\n"
+    assert out.stderr == "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'rocm'; unset it for its default (docs/settings.md) [TA2022]\n"
 
 
 def test_cmake_package_version_is_the_project_version() -> None:

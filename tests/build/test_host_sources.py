@@ -134,7 +134,7 @@ def test_host_compile_script_follows_the_platform(project: Path, build_env: dict
     assert "torchada_loopback.h" in forced and "/units/" in forced
     wrong = run([*script, *compile_k], project, {**build_env, "TORCHADA_BACKEND": "rocm"})
     assert wrong.returncode == 1
-    assert wrong.output.strip() == "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'rocm'"
+    assert wrong.output.strip() == "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'rocm'; unset it for its default (docs/settings.md) [TA2022]"
 
 
 def test_makefile_cxx_through_the_script(project: Path, loopback_env: dict[str, str]) -> None:

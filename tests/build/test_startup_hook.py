@@ -41,7 +41,8 @@ def test_the_pth_file_is_installed() -> None:
 
 def test_start_up_imports_only_the_hook(build_env: dict[str, str]) -> None:
     assert _seen(build_env)["start-up"] == ["torchada_build", "torchada_build.startup"]
-    assert _seen({**build_env, "TORCHADA_HOOK": "0"})["start-up"] == ["torchada_build", "torchada_build.startup"]
+    table = ["torchada_build.core", "torchada_build.core.diagnostics", "torchada_build.core.errors", "torchada_build.core.settings"]
+    assert _seen({**build_env, "TORCHADA_HOOK": "0"})["start-up"] == ["torchada_build", *table, "torchada_build.startup"]
 
 
 def test_a_musa_machine_gets_the_seam_when_torch_cpp_extension_is_imported(
@@ -64,7 +65,7 @@ def test_a_machine_without_torch_musa_is_left_alone(build_env: dict[str, str]) -
 def test_a_bad_setting_stops_the_import_with_one_line(build_env: dict[str, str]) -> None:
     done = _probe({**build_env, "TORCHADA_BACKEND": "mc"})
     assert (done.returncode, done.stdout, done.stderr) == (
-        1, "", "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'mc'\n")  # fmt: skip
+        1, "", "torchada: error: TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'mc'; unset it for its default (docs/settings.md) [TA2022]\n")  # fmt: skip
 
 
 SKBUILD = "import os, scikit_build_core.build; print(os.environ.get('CMAKE_TOOLCHAIN_FILE'))"

@@ -56,7 +56,7 @@ def test_dont_know_what_to_do(driver) -> None:
 
 def test_bad_backend(driver, driver_env) -> None:
     driver_env("cuda")
-    assert _fatal(driver(["-c", "k.cu"])) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'cuda'"
+    assert _fatal(driver(["-c", "k.cu"])) == "TORCHADA_BACKEND must be mcc, nvcc or loopback, not 'cuda'; unset it for its default (docs/settings.md) [TA2022]"
     driver_env("mcc")
     assert (
         _fatal(driver(["--torchada-backend=hip", "k.cu"]))
@@ -168,7 +168,7 @@ def test_an_options_file_that_never_ends(driver, tmp_path: Path, monkeypatch: py
 
 
 def test_a_header_larger_than_torchada_translates(driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hipify_like.files import SOURCE_LIMIT
+    from torchada_build.core.files import SOURCE_LIMIT
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cu").write_text('#include "h.cuh"\n')

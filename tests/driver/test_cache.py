@@ -235,7 +235,7 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path: Path,
 
     from torchada_build.compilers.errors import WriteError
 
-    from hipify_like import files
+    from torchada_build.core import files
 
     def full_disk(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -17,7 +17,7 @@ import pytest
 from driver_support import TORCHADA_NVCC, cli_env
 
 from hipify_like import translate_source
-from hipify_like.files import STALE_AFTER_S
+from torchada_build.core.files import STALE_AFTER_S
 
 pytestmark = [pytest.mark.nvcc, pytest.mark.slow]
 

@@ -96,7 +96,8 @@ def test_a_replay_imports_only_the_memo(project: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     # torchada_build itself was imported at start-up, by the start-up hook (torchada.pth)
     assert done.stdout.strip() == str(
-        ["_blake2", "torchada_build.compilers", "torchada_build.compilers.cli", "torchada_build.compilers.memo"]
+        ["_blake2", "torchada_build.compilers", "torchada_build.compilers.cli", "torchada_build.compilers.memo",
+         "torchada_build.core", "torchada_build.core.diagnostics", "torchada_build.core.errors", "torchada_build.core.settings"]
     )  # fmt: skip
 
 

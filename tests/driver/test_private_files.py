@@ -15,7 +15,7 @@ import pytest
 from torchada_build.compilers.units import UnitRequest, get_unit
 
 from hipify_like.cli import main as port
-from hipify_like.files import STALE_AFTER_S
+from torchada_build.core.files import STALE_AFTER_S
 
 
 @pytest.fixture

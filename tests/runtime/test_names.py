@@ -66,4 +66,4 @@ def test_import_needs_neither_the_translator_nor_libclang():
     code = ("import sys, torchada; torchada.cuda_to_musa_name('cudaMalloc'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('hipify_like', 'clang')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['hipify_like', 'hipify_like.errors']"
+    assert done.stdout.strip() == "['hipify_like', 'torchada_build.core.errors']"

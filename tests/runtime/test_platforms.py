@@ -49,5 +49,5 @@ def test_bad_platform_is_one_clear_error():
     done = subprocess.run([sys.executable, "-c", "import torchada"], capture_output=True,
                           text=True, env=environment, timeout=120)
     assert done.returncode != 0
-    assert "TORCHADA_PLATFORM='rocm' is not a platform; use one of 'cuda', 'musa', 'mlu', 'cpu' [TA2022]" \
+    assert "TORCHADA_PLATFORM must be cuda, musa, mlu or cpu, not 'rocm'; unset it for its default (docs/settings.md) [TA2022]" \
         in done.stderr

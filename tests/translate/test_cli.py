@@ -395,8 +395,8 @@ def test_a_failed_write_names_the_file_and_leaves_nothing(
     import errno
     import os
 
-    from hipify_like import files
     from hipify_like.cli import main
+    from torchada_build.core import files
 
     def full_disk(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -426,7 +426,7 @@ def test_a_tree_port_imports_only_what_it_uses(project: Path, tmp_path: Path) ->
 
 def test_a_source_larger_than_torchada_translates_is_refused_with_one_line(tmp_path: Path) -> None:
     """A 65 MiB source (sparse: no disk is used) would take about a gigabyte to translate."""
-    from hipify_like.files import SOURCE_LIMIT
+    from torchada_build.core.files import SOURCE_LIMIT
 
     big = tmp_path / "src" / "big.cu"
     big.parent.mkdir()

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify_like.errors import WriteError
 from hipify_like.workers import MAX_BATCHES, WorkerDied, forked_workers, split
+from torchada_build.core.errors import WriteError
 
 PARENT = os.getpid()
 

@@ -3,7 +3,7 @@
 Findings (``TA1xxx``, :mod:`.findings`) are about the code being translated; diagnostics (``TA2xxx``)
 about the machine and the command: a missing tool, an unusable cache, a bad setting. A row holds the
 message and the remedy; the raising code fills in the fields and raises its own
-:class:`~hipify_like.errors.TorchadaError` subclass with the text, which every program prints on one
+:class:`~torchada_build.core.errors.TorchadaError` subclass with the text, which every program prints on one
 line its own way. ``docs/diagnostics.md`` is generated from this table.
 
     >>> NO_MCC.text(mcc="/opt/musa/bin/mcc", found_by="MUSA_HOME")
@@ -62,7 +62,7 @@ BAD_MUSA_ARCH = Diagnostic("TA2020", "unknown MUSA architecture '{entry}' in TOR
                            "use one or more of {names}, separated by ';'")
 BAD_TORCH_MUSA_ARCH_LIST = Diagnostic("TA2021", "unknown MUSA architecture '{entry}' in TORCH_MUSA_ARCH_LIST",
                                       "use one or more of {names}, separated by ';'")
-BAD_PLATFORM = Diagnostic("TA2022", "TORCHADA_PLATFORM={value!r} is not a platform", "use one of {choices}")
+BAD_SETTING = Diagnostic("TA2022", "{name} must be {choices}, not '{value}'", "unset it for its default (docs/settings.md)")
 NO_BUILD_SCRIPT = Diagnostic("TA2030", "cannot run '{script}': no such file",
                              "give a build script such as setup.py, or 'doctor'")
 OUTPUT_IS_SOURCE = Diagnostic("TA2031", "-o '{output}' is the source itself",
@@ -76,7 +76,7 @@ ISOLATED_BUILD = Diagnostic("TA2032", "cannot build a torch extension for MUSA (
 DIAGNOSTICS: tuple[Diagnostic, ...] = (
     NO_MCC, NO_NVCC, NO_TORCH_MUSA, UNSUPPORTED_TORCH, NO_LAUNCHER, BAD_LAUNCHER, CACHE_UNUSABLE,
     CACHE_NOT_A_DIRECTORY, CACHE_OF_ANOTHER_USER, CACHE_SHARED, CACHE_READ_ONLY, BAD_MUSA_ARCH,
-    BAD_TORCH_MUSA_ARCH_LIST, BAD_PLATFORM, NO_BUILD_SCRIPT, OUTPUT_IS_SOURCE, ISOLATED_BUILD,
+    BAD_TORCH_MUSA_ARCH_LIST, BAD_SETTING, NO_BUILD_SCRIPT, OUTPUT_IS_SOURCE, ISOLATED_BUILD,
 )  # fmt: skip
 """Every row, in ID order."""
 
