@@ -22,16 +22,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from torchada_build.core.inputs import GCC_SOURCES
+
 from .backends import Backend
 from .cache import open_cache_dir
 from .jobs import Job, JobKind
 from .toolchains import make_translating_toolchain
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
-__all__ = ["SOURCE_SUFFIXES", "is_host_compile", "plan_host_compile"]
-
-SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"})
-"""What gcc compiles as C or C++ by the file name alone."""
+__all__ = ["is_host_compile", "plan_host_compile"]
 
 _HOST_LANGUAGES = frozenset({"c", "c++"})
 _COMPILERS_NOT_HOST = frozenset({"nvcc", "torchada-nvcc", "mcc", "hipcc"})
@@ -73,7 +72,7 @@ def _scan(words: Sequence[str]) -> _Scan:
         if word.startswith("-x") and len(word) > 2:
             language = None if word[2:] == "none" else word[2:]
         elif not word.startswith("-"):
-            if language is None and PurePath(word).suffix in SOURCE_SUFFIXES or language in _HOST_LANGUAGES:
+            if language is None and PurePath(word).suffix in GCC_SOURCES or language in _HOST_LANGUAGES:
                 scan.sources.append(i)
             elif language is not None:
                 scan.other_language = True

@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
+from torchada_build.core.inputs import Language, nvcc_language, nvcc_suffixes
+
 from .errors import InputError, UsageError
 from .parse import ParsedArgs
 
@@ -40,14 +42,6 @@ class Phase(enum.Enum):
     LINK = "link"
 
 
-class Language(enum.Enum):
-    CUDA = "cu"
-    CXX = "c++"
-    C = "c"
-    LINKER_INPUT = "linker input"
-    DEVICE_CODE = "NVIDIA device code"
-
-
 class DependencyMode(enum.Enum):
     NONE = "none"
     ONLY = "only"
@@ -56,25 +50,6 @@ class DependencyMode(enum.Enum):
     """``-MD``/``-MMD``: compile and write a ``.d`` file."""
 
 
-_SUFFIXES = {
-    ".cu": Language.CUDA,
-    ".mu": Language.CUDA,  # a MUSA source (torch_musa's MUSAExtension compiles .mu with mcc)
-    ".c": Language.C,
-    ".i": Language.C,
-    ".cc": Language.CXX,
-    ".cpp": Language.CXX,
-    ".cxx": Language.CXX,
-    ".ii": Language.CXX,
-    ".o": Language.LINKER_INPUT,
-    ".obj": Language.LINKER_INPUT,
-    ".a": Language.LINKER_INPUT,
-    ".so": Language.LINKER_INPUT,
-    ".lib": Language.LINKER_INPUT,
-    ".ptx": Language.DEVICE_CODE,
-    ".cubin": Language.DEVICE_CODE,
-    ".fatbin": Language.DEVICE_CODE,
-    ".gpu": Language.DEVICE_CODE,
-}
 _FORCED = {"cu": Language.CUDA, "c++": Language.CXX, "c": Language.C}
 STDIN = "-"
 """The input that is standard input, in the language ``-x`` names (nvcc's ``-x cu -``)."""
@@ -161,7 +136,7 @@ def _language(path: str, forced: Language | None) -> Language:
     suffix = PurePath(path).suffix
     if ".so." in name:
         suffix = ".so"
-    language = _SUFFIXES.get(suffix)
+    language = nvcc_language(suffix)
     if language is Language.LINKER_INPUT:
         return language
     if forced is not None:
@@ -179,7 +154,7 @@ def standard_input(request: Request, workdir: Path) -> Request:
     import sys
 
     (stdin,) = (i for i in request.inputs if i.path == STDIN)
-    path = workdir / ("stdin" + next(s for s, language in _SUFFIXES.items() if language is stdin.language))
+    path = workdir / ("stdin" + nvcc_suffixes(stdin.language)[0])
     path.write_bytes(sys.stdin.buffer.read())
     return replace(request, inputs=tuple(Input(str(path), i.language) if i is stdin else i for i in request.inputs))
 

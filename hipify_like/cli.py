@@ -27,6 +27,7 @@ from typing import NamedTuple, NoReturn
 from torchada_build.core.diagnostics import OUTPUT_IS_SOURCE
 from torchada_build.core.errors import TorchadaError, WriteError
 from torchada_build.core.files import read_file, write_atomically
+from torchada_build.core.inputs import PORTED
 
 from .config import Suppressions, load_config_suppress
 from .findings import Finding
@@ -39,9 +40,6 @@ from .workers import forked_workers, split
 
 __all__ = ["console_main", "main"]
 
-SOURCE_SUFFIXES = frozenset(
-    ".cu .cuh .c .cc .cpp .cxx .c++ .h .hh .hpp .hxx .h++ .inl .inc .ipp .tpp .txx .cppm .ixx".split()
-)
 SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
 _INCLUDE_WORD = re.compile(rb'(?:include_next|include|import)[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
@@ -441,7 +439,7 @@ def port_tree(root: Path, args: argparse.Namespace) -> list[PortedFile]:
         elif not entry.is_file(follow_symlinks=False):
             msg = f"cannot read '{entry.path}': not a regular file (a FIFO, socket or device); move it out of the tree"
             raise UsageError(msg)
-        elif os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES:
+        elif os.path.splitext(entry.name)[1] in PORTED:
             sources.append(entry.path)
         else:
             others.append(Path(entry.path))

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from torchada_build.core.diagnostics import NO_NVCC
 from torchada_build.core.files import make_private_dir, write_atomically
+from torchada_build.core.inputs import nvcc_language
 
 from ..backends import Backend
 from ..cmdline import shell_words
@@ -32,7 +33,7 @@ from ..errors import ToolNotFoundError
 from ..installations import find_cuda
 from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
-from ..request import DEVICE_ONLY_OPTIONS, Language
+from ..request import DEVICE_ONLY_OPTIONS
 from ..units import CachedUnit
 from .base import (
     BuildContext,
@@ -270,15 +271,12 @@ class LoopbackToolchain(TranslatingToolchain):
 
 
 def _language_flags(step: CompileStep) -> list[str]:
-    suffix = step.unit.main.suffix
+    """``-x`` where nvcc would take the translated file for another language than its source's (a
+    ``.mu``, which nvcc 13 does not know, is CUDA)."""
     language = step.source.language
-    if language is Language.CUDA and suffix != ".cu":
-        return ["-x", "cu"]
-    if language is Language.CXX and suffix not in (".cc", ".cpp", ".cxx", ".ii"):
-        return ["-x", "c++"]
-    if language is Language.C and suffix not in (".c", ".i"):
-        return ["-x", "c"]
-    return []
+    if nvcc_language(step.unit.main.suffix) is language and step.unit.main.suffix != ".mu":
+        return []
+    return ["-x", language.value]
 
 
 def _mode_flags(ctx: BuildContext, step: CompileStep) -> list[str]:

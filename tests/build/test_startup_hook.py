@@ -41,7 +41,7 @@ def test_the_pth_file_is_installed() -> None:
 
 def test_start_up_imports_only_the_hook(build_env: dict[str, str]) -> None:
     assert _seen(build_env)["start-up"] == ["torchada_build", "torchada_build.startup"]
-    table = ["torchada_build.core", "torchada_build.core.diagnostics", "torchada_build.core.errors", "torchada_build.core.settings"]
+    table = ["torchada_build.core", "torchada_build.core.errors", "torchada_build.core.settings"]
     assert _seen({**build_env, "TORCHADA_HOOK": "0"})["start-up"] == ["torchada_build", *table, "torchada_build.startup"]
 
 
