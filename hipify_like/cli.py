@@ -33,7 +33,7 @@ from .config import Suppressions, load_config_suppress
 from .findings import Finding
 from .mapping import load_db
 from .report import PortedFile, PortReport
-from .tables import get_tables
+from .tables import INCLUDE_DIRECTIVE, get_tables
 from .translate import Translation, project_macros, translate_sources
 from .unit import resolve_include, translate_unit
 from .workers import forked_workers, split
@@ -42,7 +42,7 @@ __all__ = ["console_main", "main"]
 
 SKIPPED_DIRECTORIES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 _BATCH = 256
-_INCLUDE_WORD = re.compile(rb'(?:include_next|include|import)[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
+_INCLUDE_WORD = re.compile(rb"(?:" + INCLUDE_DIRECTIVE + rb')[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
 """The end of an ``#include`` line: the directive's name and the header it names (angled, quoted)."""
 _INVENTORY = "hipify_like/data/inventory/musa_api_inventory.tsv"
 """Where the evidence column's inventory rows are, in the repository."""

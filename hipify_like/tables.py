@@ -27,12 +27,16 @@ __all__ = [
     "ASM_KEYWORDS",
     "INCLUDE_WORDS",
     "Tables",
+    "INCLUDE_DIRECTIVE",
     "WARP_INTRINSICS",
+    "WORD_BYTES",
     "get_tables",
 ]
 
 INCLUDE_WORDS = frozenset({"include", "include_next", "import"})
 """The directives that include a header (GCC and clang take ``#import``, including the header once)."""
+INCLUDE_DIRECTIVE = "|".join(sorted(INCLUDE_WORDS, key=len, reverse=True)).encode()
+"""A regular expression of :data:`INCLUDE_WORDS` (the longest first: ``include_next`` before ``include``)."""
 ARCH_MACRO = "__CUDA_ARCH__"
 ASM_KEYWORDS = frozenset({"asm", "__asm__", "__asm"})
 WARP_INTRINSICS = frozenset(
@@ -57,8 +61,9 @@ WARP_INTRINSICS = frozenset(
         "__reduce_xor_sync",
     }
 )
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_NON_WORD_TO_SPACE = bytes(c if c in _WORD_BYTES else 0x20 for c in range(256))
+WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+"""The bytes of an identifier (``\\w`` in ASCII)."""
+_NON_WORD_TO_SPACE = bytes(c if c in WORD_BYTES else 0x20 for c in range(256))
 """``bytes.translate`` table: every byte that is not a letter, digit or underscore (ASCII) becomes a space."""
 _ENGINE_WORDS = INCLUDE_WORDS | ASM_KEYWORDS | WARP_INTRINSICS | {ARCH_MACRO}
 

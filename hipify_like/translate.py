@@ -24,7 +24,7 @@ from typing import NamedTuple
 from .findings import Finding
 from .lexer import ONE_SPLICE, SPLICES, TokenKind, Tokens, lex_many, unspliced
 from .mapping import Entry, Status
-from .tables import ASM_KEYWORDS, INCLUDE_WORDS, WARP_INTRINSICS, Tables, get_tables
+from .tables import ASM_KEYWORDS, INCLUDE_DIRECTIVE, INCLUDE_WORDS, WARP_INTRINSICS, WORD_BYTES, Tables, get_tables
 
 __all__ = ["Include", "LocalHeaderTest", "Translation", "project_macros", "translate_source", "translate_sources"]
 
@@ -37,16 +37,14 @@ _INTEGER = re.compile(rb"(\d+)[uUlL]*")
 _FULL_32 = 0xFFFFFFFF
 _INTEGER_LITERAL = re.compile(rb"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?")
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
-_WARP_SIZE_NAME = re.compile(rb"\w*?(?:WARP_?SIZE|[Ww]arp_?[Ss]ize)\w*")
 _LINE_DIRECTIVE = b"#line 1 "
 _INCLUDE_PEEK = re.compile(rb'[ \t]*(?:<([^>\r\n]*)>|"([^"\r\n]*)")')
 _BLANK = frozenset(b" \t\r\n\\\f\v")
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _HASH = re.compile(rb"#|%:")
-_INCLUDE_WORD = re.compile(rb"include_next|include|import")  # whole tokens: checked on the tokens
+_INCLUDE_WORD = re.compile(INCLUDE_DIRECTIVE)  # whole tokens: checked on the tokens
 _INCLUDE_DIRECTIVES = frozenset(word.encode() for word in INCLUDE_WORDS)
 _SPLICES_BEFORE_WORD = re.compile(SPLICES.pattern + rb"\w")
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _IDENTIFIER_KINDS = (TokenKind.IDENTIFIER, TokenKind.KEYWORD)
 _PTX_OPCODES = (
     "mov ld st cvt cvta add sub mul mad fma div rem abs neg min max and or xor not shl shr shf shfl bar barrier "
@@ -201,7 +199,7 @@ def project_macros(datas: Iterable[bytes], tables: Tables | None = None) -> froz
 
 def _has_spliced_word(data: bytes) -> bool:
     """Whether a line splice is inside a word: it may be a name to translate that no candidate shows."""
-    return any(m.start() and data[m.start() - 1] in _WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
+    return any(m.start() and data[m.start() - 1] in WORD_BYTES for m in _SPLICES_BEFORE_WORD.finditer(data))
 
 
 def find_candidates(tables: Tables, data: bytes, report_includes: bool) -> tuple[list[re.Match[bytes]], bool]:
@@ -523,7 +521,7 @@ class _FileTranslator:
                 self.translate_plain(i, word)
         if word in WARP_INTRINSICS:
             self.check_full_mask(i, word)
-        elif _WARP_SIZE_NAME.fullmatch(word.encode()):
+        elif self.tables.warp_size.fullmatch(word.encode()):
             self.check_warp_size(i, word)
 
     def translate_qualified(self, i: int, word: str) -> bool:
