@@ -8,8 +8,9 @@ were planned from, each with the status ``stat`` gives it (the original and tran
 include search, torchada's code and data, the cache entries the commands name, and every place the
 MUSA SDK and nvcc were looked for). The same command line later checks those statuses and runs the commands
 itself; any difference goes the long way, which writes a new memo. :func:`replay` imports nothing
-beyond :mod:`os`, :mod:`sys`, :mod:`marshal` and the settings table (:mod:`torchada_build.core.settings`,
-which reads ``TORCHADA_CACHE_DIR``), so that path costs about a millisecond.
+beyond :mod:`os`, :mod:`sys`, :mod:`marshal`, the settings table (:mod:`torchada_build.core.settings`,
+which reads ``TORCHADA_CACHE_DIR``) and :func:`torchada_build.core.files.first_file`, so that path costs
+about a millisecond.
 
 A memo is written only for a compile without translator findings (those print on every compile)
 whose files outside the cache are at least :data:`SETTLED_S` old: a file changed in the same clock
@@ -134,11 +135,9 @@ def _still_valid(record: dict[str, object]) -> bool:
     for path, status in record["statuses"]:  # type: ignore[attr-defined]
         if _status(path) != status:
             return False
-    for candidates, found in record["searches"]:  # type: ignore[attr-defined]
-        # As hipify_like.unit.first_file.
-        if next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None) != found:
-            return False
-    return True
+    from torchada_build.core.files import first_file
+
+    return all(first_file(candidates) == found for candidates, found in record["searches"])  # type: ignore[attr-defined]
 
 
 def replay(tool: str, argv: Sequence[str], environ: Mapping[str, str]) -> int | None:

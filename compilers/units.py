@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from torchada_build.core.errors import WriteError
-from torchada_build.core.files import atomic_directory, locked, make_private_dir, write_atomically
+from torchada_build.core.files import atomic_directory, first_file, locked, make_private_dir, write_atomically
 
 from .cache import open_cache_dir
 from .dbfacts import translator_fingerprint
@@ -206,7 +206,7 @@ class UnitRequest:
         searches = []
         for value in pre_include_values:
             candidates = tuple(os.path.join(str(directory), value) for directory in (os.getcwd(), *include_dirs))
-            searches.append((candidates, next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None)))
+            searches.append((candidates, first_file(candidates)))
         found = [Path(path) for _, path in searches if path is not None]
         if found:
             from hipify_like.unit import is_system_path
@@ -237,10 +237,8 @@ class _Inputs:
         """Whether the files and the searches are still what they were."""
         if not self.files:
             return False
-        for candidates, found in self.searches:
-            # As hipify_like.unit.first_file, which a warm run does not import.
-            if next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None) != found:
-                return False
+        if any(first_file(candidates) != found for candidates, found in self.searches):
+            return False
         for path, digest in self.files:
             try:
                 if _digest(Path(path).read_bytes()) != digest:

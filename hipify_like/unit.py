@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from torchada_build.core.errors import ReadError
-from torchada_build.core.files import read_file
+from torchada_build.core.files import first_file, read_file
 
 from .findings import Finding
 from .tables import Tables, get_tables
@@ -31,7 +31,6 @@ __all__ = [
     "PLATFORM_PACKAGES",
     "IncludeSearch",
     "Unit",
-    "first_file",
     "is_system_path",
     "resolve_include",
     "search_include",
@@ -91,11 +90,6 @@ def search_include(spelled: str, angled: bool, includer: Path, include_dirs: Ite
     directories.extend(include_dirs)
     candidates = tuple(str((directory / spelled).absolute()) for directory in directories)
     return IncludeSearch(candidates, first_file(candidates))
-
-
-def first_file(candidates: Iterable[str]) -> str | None:
-    """The first of ``candidates`` that is a file, normalized (``a/../b`` is ``b``)."""
-    return next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None)
 
 
 def resolve_include(spelled: str, angled: bool, includer: Path, include_dirs: Iterable[Path]) -> Path | None:

@@ -97,7 +97,7 @@ def test_a_replay_imports_only_the_memo(project: Path, tmp_path: Path) -> None:
     # torchada_build itself was imported at start-up, by the start-up hook (torchada.pth)
     assert done.stdout.strip() == str(
         ["_blake2", "torchada_build.compilers", "torchada_build.compilers.cli", "torchada_build.compilers.memo",
-         "torchada_build.core", "torchada_build.core.errors", "torchada_build.core.settings"]
+         "torchada_build.core", "torchada_build.core.errors", "torchada_build.core.files", "torchada_build.core.settings"]
     )  # fmt: skip
 
 

@@ -19,10 +19,11 @@ from .errors import ReadError, WriteError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
 
 __all__ = [
-    "SOURCE_LIMIT", "STALE_AFTER_S", "atomic_directory", "file_mode", "locked", "make_private_dir", "read_file", "remove_stale",
+    "SOURCE_LIMIT", "STALE_AFTER_S", "atomic_directory", "file_mode", "first_file", "locked", "make_private_dir", "read_file", "remove_stale",
     "write_atomically",
 ]  # fmt: skip
 
@@ -127,6 +128,12 @@ SOURCE_LIMIT = 64 << 20
 """The largest source torchada translates (64 MiB): translating takes about fifteen times a file's size
 in memory (``benchmarks/port_memory.py``), and a generated source larger than this is better refused
 with one line than translated at the cost of the machine's memory."""
+
+
+def first_file(candidates: Iterable[str]) -> str | None:
+    """The first of ``candidates`` that is a file, normalized (``a/../b`` is ``b``): where an include
+    search, tried in order, finds its header."""
+    return next((os.path.normpath(c) for c in candidates if os.path.isfile(c)), None)
 
 
 def read_file(path: str | os.PathLike[str]) -> tuple[bytes, int]:
