@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         return (
             "torchada-port: translate CUDA C++ sources to MUSA (Moore Threads GPUs), token by token, "
-            f"never editing the originals\n\n{super().format_help()}\nDocs: README.md (torchada's source tree)\n"
+            f"never editing the originals\n\n{super().format_help()}\nDocs: README.md and docs/port.md (torchada's source tree)\n"
         )
 
 

@@ -43,7 +43,7 @@ NO_NVCC = Diagnostic("TA2002", "the {backend} backend needs NVIDIA's nvcc, and n
 NO_TORCH_MUSA = Diagnostic("TA2003", "cannot build a torch extension for MUSA ({reason}): torch_musa is not installed",
                            "install torch_musa, or set TORCHADA_BACKEND=nvcc to build for CUDA")
 UNSUPPORTED_TORCH = Diagnostic("TA2004", "torch {version}'s torch.utils.cpp_extension lacks {names}",
-                               "use a torch that torchada supports (the README names them)")
+                               "use a torch that torchada supports (docs/runtime.md names them)")
 NO_LAUNCHER = Diagnostic("TA2005", "cannot find the compiler launcher '{program}' named by TORCHADA_COMPILER_LAUNCHER",
                          "install it, or unset TORCHADA_COMPILER_LAUNCHER")
 BAD_LAUNCHER = Diagnostic("TA2006", "cannot read TORCHADA_COMPILER_LAUNCHER ({error}): {value}",
