@@ -75,11 +75,11 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     from .jobs import run_jobs
     from .launcher import launcher_words
     from .parse import parse_args
-    from .plan import clean_jobs, plan_jobs
+    from .plan import clean_jobs, plan_jobs, prepare
     from .reads import UntranslatedReadError
     from .request import STDIN, build_request, standard_input
     from .toolchains.base import BuildContext
-    from .toolkit import ensure_toolkit
+    from .toolkit import ensure_toolkit, toolkit_home
 
     parsed = parse_args(argv, environ=environ)
     for message in parsed.warnings:
@@ -111,7 +111,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     if echo:
         from .dbfacts import get_db_facts
 
-        home = ensure_toolkit(toolchain, get_db_facts(cache_dir), cache_dir)
+        home = (ensure_toolkit if execute else toolkit_home)(toolchain, get_db_facts(cache_dir), cache_dir)
         lines = variable_lines(
             describe=f"{toolchain.describe()}; chosen because {choice.reason}",
             top=home,
@@ -133,7 +133,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     if echo:
         lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
         print("\n".join(lines), file=sys.stderr, flush=True)
-    jobs = plan_jobs(ctx, toolchain)
+    jobs = plan_jobs(ctx, toolchain, prepare(ctx, toolchain, write=execute))
     if parsed.has("--clean-targets"):
         jobs = clean_jobs(ctx, jobs)
     elif execute:
@@ -141,8 +141,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     try:
         try:
             run_jobs(jobs, echo=echo, execute=execute, environ=environ)
-        except UntranslatedReadError:  # recorded: the plan translates them now
-            jobs = plan_jobs(ctx, toolchain)
+        except UntranslatedReadError:  # recorded: the units translate them now
+            jobs = plan_jobs(ctx, toolchain, prepare(ctx, toolchain, write=execute))
             run_jobs(jobs, echo=echo, execute=execute, environ=environ)
         if execute and not echo:
             _remember(memo, ctx, toolchain, jobs)

@@ -1,12 +1,15 @@
-"""The planner, modelled on clang's driver: a request and a toolchain → the list of jobs to run.
+"""The planner, modelled on clang's driver: a request, a toolchain and what was prepared → the jobs to run.
 
-Each source input gets a translate job (its unit is looked up or translated while planning, since
-the commands name the translated copies) and, by phase, a preprocess, dependency or compile job;
+Preparing (:func:`prepare`) makes what the commands name: each source's translated unit (looked up or
+translated into the cache), the toolkit mimic a link names, the loopback compat headers. Planning
+(:func:`plan_jobs`) is then a function of the request, the toolchain and what was prepared, and writes
+nothing. Each source input gets a translate job (which prints the unit's findings) and, by phase, a
+preprocess, dependency or compile job;
 dependency files are written by an in-process filter job that names the original files. Then come
 the device link, the archive or the host link, and ``-run``'s program. ``-clean`` turns the plan
 into one ``rm -f`` of its outputs.
 
-    >>> jobs = plan_jobs(ctx, toolchain)         # doctest: +SKIP
+    >>> jobs = plan_jobs(ctx, toolchain, prepare(ctx, toolchain, write=True))  # doctest: +SKIP
     >>> [j.kind.value for j in jobs]              # doctest: +SKIP
     ['translate', 'compile', 'filter dependencies']
 """
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from .errors import TranslationError
@@ -34,7 +39,34 @@ from .toolchains.base import (
 )
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
-__all__ = ["clean_jobs", "plan_jobs", "unit_request"]
+__all__ = ["Prepared", "clean_jobs", "plan_jobs", "prepare", "unit_request"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What the commands of a plan name, made before planning."""
+
+    units: Mapping[int, tuple[UnitRequest, CachedUnit]]
+    """Each source input's unit (by the input's index), and the request it answers."""
+    toolkit: Path | None = None
+    """The toolkit mimic, whose libraries a link names (None: the request does not link)."""
+
+
+def prepare(ctx: BuildContext, toolchain: TranslatingToolchain, *, write: bool) -> Prepared:
+    """Translate each source's unit (or find it in the cache), and the toolchain's own files; the toolkit
+    mimic too when ``write`` (a dry run names where it would be)."""
+    from .toolkit import ensure_toolkit, toolkit_home
+
+    ctx.facts  # noqa: B018 - the database's facts, cached in the cache, which every command renders with
+    units = {}
+    for index, item in enumerate(ctx.request.inputs):
+        if item in ctx.request.sources:
+            request = unit_request(ctx, item)
+            units[index] = (request, get_unit(request, ctx.cache_dir))
+    toolchain.prepare(ctx.cache_dir)
+    if ctx.request.phase is not Phase.LINK:
+        return Prepared(units)
+    return Prepared(units, (ensure_toolkit if write else toolkit_home)(toolchain, ctx.facts, ctx.cache_dir))
 
 def _absolute(paths: list[str]) -> tuple[Path, ...]:
     return tuple(Path(os.path.normpath(Path(p).absolute())) for p in paths)
@@ -72,10 +104,10 @@ def _reads_check(ctx: BuildContext, step: CompileStep, own: bool) -> ReadsCheck:
     return ReadsCheck(step.depfile, str(unit.tree), str(ctx.cache_dir), str(unit.manifest), flags, frozenset(unit.originals))
 
 
-def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, obj: str | None) -> list[Job]:
+def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: Prepared, index: int, source: Input,
+                 obj: str | None) -> list[Job]:  # fmt: skip
     request = ctx.request
-    unit_req = unit_request(ctx, source)
-    unit = get_unit(unit_req, ctx.cache_dir)
+    unit_req, unit = prepared.units[index]
     jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), report=lambda executing: _report_findings(ctx, unit, executing), unit=unit)]
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
@@ -132,7 +164,8 @@ def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: 
     return [*jobs, filter_job]
 
 
-def plan_jobs(ctx: BuildContext, toolchain: TranslatingToolchain) -> list[Job]:
+def plan_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: Prepared) -> list[Job]:
+    """The jobs of ``ctx``'s request; nothing is written (:func:`prepare` made what they name)."""
     request = ctx.request
     jobs: list[Job] = []
     objects: list[str] = []
@@ -146,7 +179,7 @@ def plan_jobs(ctx: BuildContext, toolchain: TranslatingToolchain) -> list[Job]:
             obj = request.output or request.object_for(item)
         elif request.phase in (Phase.DEVICE_LINK, Phase.ARCHIVE, Phase.LINK):
             obj = str(ctx.workdir / f"{index}_{PurePath(item.path).stem}.o")
-        jobs += _source_jobs(ctx, toolchain, index, item, obj)
+        jobs += _source_jobs(ctx, toolchain, prepared, index, item, obj)
         if obj is not None:
             objects.append(obj)
     if request.phase is Phase.DEVICE_LINK:
@@ -156,20 +189,18 @@ def plan_jobs(ctx: BuildContext, toolchain: TranslatingToolchain) -> list[Job]:
         output = request.output or "a.a"
         jobs.append(Job(JobKind.ARCHIVE, tuple(toolchain.archive_argv(ctx, objects, output)), (output,)))
     elif request.phase is Phase.LINK:
-        jobs += _link_jobs(ctx, toolchain, objects)
+        assert prepared.toolkit is not None
+        jobs += _link_jobs(ctx, toolchain, objects, prepared.toolkit)
     return jobs
 
 
-def _link_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, objects: list[str]) -> list[Job]:
-    from .toolkit import ensure_toolkit
-
+def _link_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, objects: list[str], home: Path) -> list[Job]:
     jobs = []
     output = ctx.request.output or "a.out"
     if toolchain.needs_device_link(ctx):
         dlink = str(ctx.workdir / f"{PurePath(output).name}_dlink.o")
         jobs.append(Job(JobKind.DEVICE_LINK, tuple(toolchain.device_link_argv(ctx, objects, dlink)), (dlink,)))
         objects = [dlink, *objects]
-    home = ensure_toolkit(toolchain, ctx.facts, ctx.cache_dir)
     flags = library_flags([home / "lib64", *toolchain.library_dirs()])
     jobs.append(Job(JobKind.LINK, tuple(toolchain.link_argv(ctx, objects, output, flags)), (output,)))
     if ctx.request.run:

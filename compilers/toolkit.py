@@ -44,7 +44,7 @@ from .identity import CUDA_VERSION, GENERATED
 from .installations import find_cuda
 from .toolchains.base import TranslatingToolchain
 
-__all__ = ["ensure_toolkit", "toolkit_root"]
+__all__ = ["ensure_toolkit", "toolkit_home", "toolkit_root"]
 
 
 def _python() -> str:
@@ -82,14 +82,23 @@ def _content(toolchain: TranslatingToolchain, facts: DbFacts) -> dict[str, str]:
     return files
 
 
-def ensure_toolkit(toolchain: TranslatingToolchain, facts: DbFacts, cache_dir: Path) -> Path:
-    """The toolkit mimic of ``toolchain``'s backend, written first when missing."""
+def _files_and_links(toolchain: TranslatingToolchain, facts: DbFacts) -> tuple[dict[str, str], dict[str, str]]:
     files = _content(toolchain, facts)
-    links = {name: str(target) for name, target in toolchain.mimic_include_links().items()}
-    key = hashlib.sha256(json.dumps([files, links], sort_keys=True).encode()).hexdigest()[:16]
-    home = cache_dir / "toolkit" / f"{toolchain.backend.value}-{key}"
+    return files, {name: str(target) for name, target in toolchain.mimic_include_links().items()}
+
+
+def toolkit_home(toolchain: TranslatingToolchain, facts: DbFacts, cache_dir: Path) -> Path:
+    """Where the toolkit mimic of ``toolchain``'s backend is, or will be: named after what it holds."""
+    key = hashlib.sha256(json.dumps(_files_and_links(toolchain, facts), sort_keys=True).encode()).hexdigest()[:16]
+    return cache_dir / "toolkit" / f"{toolchain.backend.value}-{key}"
+
+
+def ensure_toolkit(toolchain: TranslatingToolchain, facts: DbFacts, cache_dir: Path) -> Path:
+    """The toolkit mimic of ``toolchain``'s backend (:func:`toolkit_home`), written first when missing."""
+    home = toolkit_home(toolchain, facts, cache_dir)
     if (home / "bin" / "nvcc").is_file():
         return home
+    files, links = _files_and_links(toolchain, facts)
     with atomic_directory(home) as temporary:
         for relative, text in files.items():
             path = temporary / relative

@@ -184,6 +184,10 @@ class TranslatingToolchain(Toolchain, abc.ABC):
     def library_dirs(self) -> list[Path]:
         """The toolkit's library directories, after the mimic's ``lib64`` (``#$ LIBRARIES=``)."""
 
+    def prepare(self, cache_dir: Path) -> None:
+        """Write what this toolchain's compile commands name besides the unit (loopback: the compat
+        headers), before they are planned."""
+
     def host_flags(self, cache_dir: Path, unit: CachedUnit) -> tuple[list[str], list[str]]:  # noqa: ARG002
         """What a host compiler needs around the user's flags to compile ``unit``, a translated C/C++
         file: (before them, after them). By default the toolkit's include directories, after."""

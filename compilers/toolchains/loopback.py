@@ -154,6 +154,8 @@ class LoopbackToolchain(TranslatingToolchain):
     def __init__(self, environ: Mapping[str, str]) -> None:
         super().__init__(environ)
         self.cuda = find_cuda(environ)
+        self.prepared_compat: LoopbackCompat | None = None
+        """The compat headers :meth:`prepare` made, which compile commands name."""
 
     def describe(self) -> str:
         where = self.cuda.describe() if self.cuda else "no CUDA toolkit found"
@@ -234,12 +236,16 @@ class LoopbackToolchain(TranslatingToolchain):
         write_atomically(record, json.dumps(fields).encode(), private=True)
         return compat
 
+    def prepare(self, cache_dir: Path) -> None:
+        self.prepared_compat = self.compat(cache_dir)
+
     def host_flags(self, cache_dir: Path, unit: CachedUnit) -> tuple[list[str], list[str]]:
         compat = self.compat(cache_dir)
         return compat.pre_includes(unit), [f"-I{d}" for d in (compat.include_dir, *self.include_dirs())]
 
     def compile_argv(self, ctx: BuildContext, step: CompileStep) -> list[str]:
-        compat = self.compat(ctx.cache_dir)
+        compat = self.prepared_compat
+        assert compat is not None, "compile commands are planned after prepare()"
         argv = [self._nvcc(), *map(_escape, compat.pre_includes(step.unit))]
         for arg in ctx.parsed.args:
             if arg.kind in (ArgKind.TO_HOST_COMPILER, ArgKind.TO_HOST_BOTH):
