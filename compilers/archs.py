@@ -2,7 +2,7 @@
 
 ``-arch=sm_80`` means ``-arch=compute_80 -code=sm_80,compute_80``; ``-code`` needs a virtual
 ``-arch``; each ``-gencode`` is one ``arch=…,code=…`` pair whose ``code`` may be a bracketed list;
-``all``, ``all-major`` and ``native`` are kept as words (``nvcc_driver.md`` §1.2, §3.2).
+``all``, ``all-major`` and ``native`` are kept as words (``docs/nvcc.md``).
 
     >>> from torchada_build.compilers.parse import parse_args
     >>> requested_targets(parse_args(["-gencode", "arch=compute_80,code=[sm_86,compute_80]"], environ={}))

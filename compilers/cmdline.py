@@ -2,7 +2,7 @@
 
 * An options file (``--options-file f``): whitespace separates words, ``"…"`` groups, a backslash
   escapes the next character (an escaped newline is part of the word), single quotes are ordinary
-  characters, and there are no comments (``nvcc_driver.md`` §1.2).
+  characters, and there are no comments (``docs/nvcc.md``, "The command line").
 * A list value (``-I a,b``, ``-Xcompiler a,b``) splits on commas; ``\\,`` keeps a comma (the backslash
   goes), text inside double quotes keeps its commas (and its quotes), and empty items are dropped.
 * A pass-through item (``-Xcompiler "'-fPIC'"``) is pasted unquoted into a ``/bin/sh`` command line by

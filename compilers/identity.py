@@ -1,4 +1,4 @@
-"""What the driver says about itself, so that CMake and torch take it for nvcc (``nvcc_driver.md`` §2–4).
+"""What the driver says about itself, so that CMake and torch take it for nvcc (``docs/nvcc.md``, "What it prints").
 
 Every line here exists for a reader that parses it:
 

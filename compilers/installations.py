@@ -1,6 +1,6 @@
 """Finding the toolkits: the MUSA SDK (for mcc) and the real NVIDIA nvcc (for nvcc and loopback).
 
-The MUSA SDK is looked for as torch_musa does (``musa_toolchain.md`` §2): ``MUSA_HOME``,
+The MUSA SDK is looked for as torch_musa does (``docs/reference/musa_toolchain.md`` §2): ``MUSA_HOME``,
 ``MUSA_PATH``, the grandparent of ``mcc`` on ``PATH``, ``/usr/local/musa``, ``/opt/musa``. The real
 nvcc is looked for as torch finds CUDA: ``CUDA_HOME``/``CUDA_PATH``, ``nvcc`` on ``PATH``,
 ``/usr/local/cuda`` — skipping torchada-nvcc itself, which may be installed as ``$CUDA_HOME/bin/nvcc``

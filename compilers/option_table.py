@@ -1,4 +1,4 @@
-"""Every nvcc 13.0 option (``nvcc_options.tsv``: the 143 of ``nvcc --help`` and 3 hidden ones) plus
+"""Every nvcc 13.0 option (``tests/driver/data/nvcc_options.tsv``: the 143 of ``nvcc --help`` and 3 hidden ones) plus
 torchada's own, sorted by long name: the only registry of options. Each row says how the option takes
 its value and what the mcc and loopback backends do with it: the action and its reason, the stage that
 acts on it and, where a compile renders it word for word, the backend's spelling (loopback defaults to

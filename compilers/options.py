@@ -2,7 +2,7 @@
 
 An option has a long name (``--output-file``) and usually a short one (``-o``); nvcc never mixes
 dashes (``-output-file`` and ``--o`` are unknown). How its value attaches is its :class:`Kind`
-(LLVM's option kinds, specialised to nvcc's grammar, ``nvcc_driver.md`` §1.2). What each backend does
+(LLVM's option kinds, specialised to nvcc's grammar, ``docs/nvcc.md``). What each backend does
 with it is a :class:`Treatment`: an :class:`Action`, the one-line reason, the :class:`Stage` of the
 driver that acts on it and, for an option a compile renders word for word, its spelling for that
 backend. The rows, and the lookup by spelling, are in :mod:`.option_table`; everything else that

@@ -1,6 +1,6 @@
 """What a parsed command line asks for: the phase, the inputs and their languages, the outputs.
 
-This is nvcc's semantics, backend-free (``nvcc_driver.md`` §1.2 and §6.4–7): the phase that stops
+This is nvcc's semantics, backend-free (``docs/nvcc.md``, "Inputs, outputs and phases", "Dependency files"): the phase that stops
 earliest wins (``-E``/``-M`` > ``-ptx``… > ``-c`` > ``-dlink`` > ``-lib`` > link), ``-x`` applies to every
 input, ``-c`` without ``-o`` writes ``[odir/]stem.o`` in the current directory, and dependency files
 follow nvcc's naming rules.

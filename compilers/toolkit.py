@@ -1,4 +1,4 @@
-"""The toolkit mimic: a fake CUDA root that build systems can be pointed at (``nvcc_driver.md`` §3.7).
+"""The toolkit mimic: a fake CUDA root that build systems can be pointed at (``docs/nvcc.md``, "The toolkit root").
 
 torch's extension builder wants ``$CUDA_HOME/bin/nvcc`` (for its version check and compiles),
 ``include/`` and ``lib64/libcudart.so``; CMake wants ``nvvm/libdevice`` and links ``cudart_static``

@@ -67,7 +67,7 @@ VENDORS = (
         build_hooks=True,
         counts_devices_at_import=True,
     ),
-    # runtime_redirects.md §1.2 (torch_mlu gpu_migration): torch.mlu, cncl, MLU_VISIBLE_DEVICES.
+    # Cambricon torch_mlu's gpu_migration (Cambricon/torch_mlu, torch_mlu/utils/gpu_migration): torch.mlu, cncl, MLU_VISIBLE_DEVICES.
     Vendor(
         platform="mlu",
         module="torch_mlu",

@@ -1,6 +1,6 @@
 """The mcc backend: translated units compiled by Moore Threads' clang-based ``mcc``.
 
-Flags follow ``musa_toolchain.md`` §1 and torch_musa's ``MUSAExtension`` (§1.4): ``-x musa`` for CUDA
+Flags follow ``docs/reference/musa_toolchain.md`` §1 and torch_musa's ``MUSAExtension`` (§1.4): ``-x musa`` for CUDA
 sources (mcc would take ``.cu`` as clang CUDA; a ``.mu`` source goes without, as in ``MUSAExtension``), one ``--offload-arch=mp_XX`` per MUSA architecture,
 and ``-U__CUDA__``, which torch_musa, Paddle and vllm_musa all pass because mcc's clang heritage
 predefines ``__CUDA__`` and headers would take their clang-CUDA paths. ``-fPIC`` comes from the
@@ -181,7 +181,7 @@ class MccToolchain(TranslatingToolchain):
 
     def runtime_libraries(self, parsed: ParsedArgs) -> list[str]:
         # nvcc's default is the static runtime; mcc links the shared one for both, because kernels in a
-        # static musart are reported not to register (musa_toolchain.md §2).
+        # static musart are reported not to register (docs/reference/musa_toolchain.md §2).
         if parsed.last("--cudart") == "none":
             return []
         return ["-lmusart", "-lrt", "-lpthread", "-ldl"]

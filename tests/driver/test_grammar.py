@@ -1,4 +1,4 @@
-"""nvcc's command-line grammar (``nvcc_driver.md`` §1.2, each rule verified on nvcc 13.0 there):
+"""nvcc's command-line grammar (``docs/nvcc.md``, "The command line", each rule verified on nvcc 13.0):
 spellings, value forms, comma lists, pass-through unquoting, repeats, options files, environment
 variables, unknown options, languages, phases, outputs, dependency-file names and architectures."""
 

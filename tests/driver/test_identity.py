@@ -1,4 +1,4 @@
-"""What the driver says about itself, read the way CMake and torch read it (``nvcc_driver.md`` §2–4)."""
+"""What the driver says about itself, read the way CMake and torch read it (``docs/nvcc.md``, "What it prints")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Device management, as ``torch_musa.core.device`` exposes it (runtime_redirects.md §3)."""
+"""Device management, as ``torch_musa.core.device`` exposes it (torch_musa v2.7.1 ``torch_musa/core/device.py``; docs/torch_musa.md)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ class Profile:
 
 
 PROFILES = {
-    # torch_musa 2.7 (runtime_redirects.md §3); MTT S4000 is compute capability 2.2 (mp_22).
+    # torch_musa v2.7.1 (docs/torch_musa.md, with the vendor's file:line for each fact); MTT S4000 is compute capability 2.2 (mp_22).
     "musa": Profile(
         device="musa",
         module="torch_musa",
@@ -44,7 +44,7 @@ PROFILES = {
         version="4.3.0",
         counts_devices_at_import=True,  # torch_musa/_dynamo/__init__.py:15, core/device.py:144
     ),
-    # Cambricon's Torch-MLU (runtime_redirects.md §1.2).
+    # Cambricon's Torch-MLU (Cambricon/torch_mlu, torch_mlu/utils/gpu_migration).
     "mlu": Profile(
         device="mlu",
         module="torch_mlu",
