@@ -2,7 +2,8 @@
 torchada's own, sorted by long name: the only registry of options. Each row says how the option takes
 its value and what the mcc and loopback backends do with it: the action and its reason, the stage that
 acts on it and, where a compile renders it word for word, the backend's spelling (loopback defaults to
-passing the option to the real nvcc's compile); the nvcc backend passes every option through unchanged.
+passing the option to the real nvcc's compile; ``**alike(…)`` gives both backends one treatment); the
+nvcc backend passes every option through unchanged.
 A new option that mcc spells ``-fthing={}`` is one row; one whose rendering needs code also has a
 renderer in its toolchain (``MccToolchain.RENDERERS``).
 
@@ -18,10 +19,11 @@ renderer in its toolchain (``MccToolchain.RENDERERS``).
 from __future__ import annotations
 
 import functools
+from typing import TypedDict
 
 from .options import TO_NVCC_AND_DEVICE_LINK, Action, Group, Kind, Option, Stage, Treatment
 
-__all__ = ["OPTIONS", "all_options", "find_option"]
+__all__ = ["OPTIONS", "alike", "all_options", "find_option"]
 
 FLAG, SEPARATE, JOINED_OR_SEPARATE = Kind.FLAG, Kind.SEPARATE, Kind.JOINED_OR_SEPARATE
 COMMA_LIST, JOINED_COMMA_LIST, REPEATED = Kind.COMMA_LIST, Kind.JOINED_COMMA_LIST, Kind.REPEATED
@@ -32,6 +34,16 @@ DRIVER, COMPILE, DEVICE, LINK, DEVICE_LINK = Stage.DRIVER, Stage.COMPILE, Stage.
 
 def _pass(reason: str, stage: Stage, *spelling: str) -> Treatment:
     return Treatment(Action.PASS, reason, stage, spelling)
+
+
+class _Alike(TypedDict):
+    mcc: Treatment
+    loopback: Treatment
+
+
+def alike(treatment: Treatment) -> _Alike:
+    """The same treatment for every translating backend (mcc and loopback): a row's ``**alike(…)``."""
+    return {"mcc": treatment, "loopback": treatment}
 
 
 def _translate(reason: str, stage: Stage, *spelling: str) -> Treatment:
@@ -52,12 +64,10 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("mcc has no host compiler version check"),
     ),
     Option("--archive-options", "-Xarchive", COMMA_LIST, PASS_THROUGH, "options for the archiver",
-        mcc=_translate("given to the archiver of the --lib job", LINK),
-        loopback=_translate("given to the archiver of the --lib job", LINK),
+        **alike(_translate("given to the archiver of the --lib job", LINK)),
     ),
     Option("--archiver-binary", "-arbin", SEPARATE, FILE, "archiver used by --lib",
-        mcc=_translate("the archiver of the --lib job", LINK),
-        loopback=_translate("the archiver of the --lib job", LINK),
+        **alike(_translate("the archiver of the --lib job", LINK)),
     ),
     Option("--augment-host-linker-script", "-aug-hls", FLAG, DIAGNOSTICS, "augment the host linker script",
         mcc=_drop("an nvlink host-linker-script mode"),
@@ -70,8 +80,7 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("there is no cicc: mcc's MUSA back end is built in"),
     ),
     Option("--clean-targets", "-clean", FLAG, MISC, "delete the files a build would create",
-        mcc=_translate("the driver deletes the outputs of its plan", DRIVER),
-        loopback=_translate("the driver deletes the outputs of its plan", DRIVER),
+        **alike(_translate("the driver deletes the outputs of its plan", DRIVER)),
     ),
     Option("--compile", "-c", FLAG, PHASE, "compile each input to an object file",
         mcc=_pass("mcc -c", DRIVER),
@@ -128,12 +137,10 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("Windows only"),
     ),
     Option("--dependency-output", "-MF", SEPARATE, PHASE, "dependency file for -M/-MM/-MD/-MMD",
-        mcc=_translate("written by the driver, atomically, after mapping paths back to the originals", DRIVER),
-        loopback=_translate("written by the driver, atomically, after mapping paths back to the originals", DRIVER),
+        **alike(_translate("written by the driver, atomically, after mapping paths back to the originals", DRIVER)),
     ),
     Option("--dependency-target-name", "-MT", SEPARATE, MISC, "target of the dependency rule (last wins)",
-        mcc=_translate("the target of the rule the driver writes", DRIVER),
-        loopback=_translate("the target of the rule the driver writes", DRIVER),
+        **alike(_translate("the target of the rule the driver writes", DRIVER)),
     ),
     Option("--device-c", "-dc", FLAG, PHASE, "compile to relocatable device code (-rdc=true -c)",
         mcc=_translate("mcc -fgpu-rdc -c", DRIVER),
@@ -188,8 +195,7 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("Windows only"),
     ),
     Option("--dryrun", "-dryrun", FLAG, MISC, "print the commands as '#$ ' lines on stderr, run nothing",
-        mcc=_translate("prints the driver's own jobs", DRIVER),
-        loopback=_translate("prints the driver's own jobs", DRIVER),
+        **alike(_translate("prints the driver's own jobs", DRIVER)),
     ),
     Option("--entries", "-e", COMMA_LIST, CODEGEN, "generate code only for these kernels",
         mcc=_drop("mcc compiles every kernel"),
@@ -266,27 +272,22 @@ OPTIONS: tuple[Option, ...] = (
         loopback=TO_NVCC_AND_DEVICE_LINK,
     ),
     Option("--generate-dependencies", "-M", FLAG, PHASE, "make-style dependencies to stdout (or -o / -MF), no compile",
-        mcc=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
-        loopback=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
+        **alike(_translate("run on the translated unit; the dependency file names the original files", DRIVER)),
     ),
     Option("--generate-dependencies-with-compile", "-MD", FLAG, PHASE, "compile and write a .d file",
-        mcc=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
-        loopback=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
+        **alike(_translate("run on the translated unit; the dependency file names the original files", DRIVER)),
     ),
     Option("--generate-dependency-targets", "-MP", FLAG, PHASE, "add a phony target per header",
-        mcc=_translate("written by the driver for each original header", DRIVER),
-        loopback=_translate("written by the driver for each original header", DRIVER),
+        **alike(_translate("written by the driver for each original header", DRIVER)),
     ),
     Option("--generate-line-info", "-lineinfo", FLAG, BEHAVIOUR, "device line information for profilers",
         mcc=_drop("mcc has no device-only line-table switch; use -g"),
     ),
     Option("--generate-nonsystem-dependencies", "-MM", FLAG, PHASE, "like -M but without system headers",
-        mcc=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
-        loopback=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
+        **alike(_translate("run on the translated unit; the dependency file names the original files", DRIVER)),
     ),
     Option("--generate-nonsystem-dependencies-with-compile", "-MMD", FLAG, PHASE, "like -MD but without system headers",
-        mcc=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
-        loopback=_translate("run on the translated unit; the dependency file names the original files", DRIVER),
+        **alike(_translate("run on the translated unit; the dependency file names the original files", DRIVER)),
     ),
     Option("--gpu-architecture", "-arch", SEPARATE, CODEGEN, "virtual architecture (or sm_XX, all, all-major, native)",
         mcc=_translate("--offload-arch=mp_XX through the one sm -> mp table (TORCHADA_MUSA_ARCH, then TORCH_MUSA_ARCH_LIST, override)", DRIVER),
@@ -297,16 +298,14 @@ OPTIONS: tuple[Option, ...] = (
         loopback=TO_NVCC_AND_DEVICE_LINK,
     ),
     Option("--help", "-h", FLAG, DIAGNOSTICS, "print help",
-        mcc=_translate("prints this driver's help, generated from the option table", DRIVER),
-        loopback=_translate("prints this driver's help, generated from the option table", DRIVER),
+        **alike(_translate("prints this driver's help, generated from the option table", DRIVER)),
     ),
     Option("--host-linker-script", "-hls", SEPARATE, DIAGNOSTICS, "use-lcs / gen-lcs host linker script",
         mcc=_drop("an nvlink host-linker-script mode"),
         choices=("use-lcs", "gen-lcs"),
     ),
     Option("--include-path", "-I", JOINED_COMMA_LIST, FILE, "add an include directory",
-        mcc=_translate("the translated copy of the directory is searched first", COMPILE),
-        loopback=_translate("the translated copy of the directory is searched first", COMPILE),
+        **alike(_translate("the translated copy of the directory is searched first", COMPILE)),
     ),
     Option("--input-drive-prefix", "-idp", SEPARATE, MISC, "Windows path prefix for inputs",
         mcc=_drop("Windows only"),
@@ -339,24 +338,20 @@ OPTIONS: tuple[Option, ...] = (
         loopback=_pass("the toolkit mimic's lib64 resolves the pip-wheel cuBLAS, cuRAND and NCCL", LINK),
     ),
     Option("--library-path", "-L", JOINED_COMMA_LIST, FILE, "add a library search directory",
-        mcc=_pass("-L on the host link", LINK),
-        loopback=_pass("-L on the host link", LINK),
+        **alike(_pass("-L on the host link", LINK)),
     ),
     Option("--link", "-link", FLAG, PHASE, "compile and link (the default)",
         mcc=_translate("the host compiler links, adding -lmusart from $MUSA_HOME/lib", DRIVER),
         loopback=_translate("the host compiler links, adding the CUDA runtime, as for mcc", DRIVER),
     ),
     Option("--linker-options", "-Xlinker", COMMA_LIST, PASS_THROUGH, "options for the host linker",
-        mcc=_translate("-Xlinker <item> pairs on the host link", LINK),
-        loopback=_translate("-Xlinker <item> pairs on the host link", LINK),
+        **alike(_translate("-Xlinker <item> pairs on the host link", LINK)),
     ),
     Option("--list-gpu-arch", "-arch-ls", FLAG, DIAGNOSTICS, "list the supported compute_XX and exit",
-        mcc=_translate("lists the compute_XX the sm -> mp table accepts", DRIVER),
-        loopback=_translate("lists the compute_XX the sm -> mp table accepts", DRIVER),
+        **alike(_translate("lists the compute_XX the sm -> mp table accepts", DRIVER)),
     ),
     Option("--list-gpu-code", "-code-ls", FLAG, DIAGNOSTICS, "list the supported sm_XX and exit",
-        mcc=_translate("lists the sm_XX the sm -> mp table accepts", DRIVER),
-        loopback=_translate("lists the sm_XX the sm -> mp table accepts", DRIVER),
+        **alike(_translate("lists the sm_XX the sm -> mp table accepts", DRIVER)),
     ),
     Option("--lto", "-lto", FLAG, BEHAVIOUR, "alias of -dlto",
         mcc=_drop("mcc has no device LTO (unverified); code is optimised per object"),
@@ -421,16 +416,14 @@ OPTIONS: tuple[Option, ...] = (
         numeric=True,
     ),
     Option("--options-file", "-optf", COMMA_LIST, DIAGNOSTICS, "read more options from files, in place",
-        mcc=_translate("expanded in place by the driver with nvcc's tokenizer", DRIVER),
-        loopback=_translate("expanded in place by the driver with nvcc's tokenizer", DRIVER),
+        **alike(_translate("expanded in place by the driver with nvcc's tokenizer", DRIVER)),
     ),
     Option("--optix-ir", "-optix-ir", FLAG, PHASE, "OptiX IR output",
         mcc=_unsupported("OptiX IR is NVIDIA-only"),
         loopback=_pass("the plan's device-only job: nvcc -optix-ir on the translated unit", DRIVER),
     ),
     Option("--output-directory", "-odir", SEPARATE, FILE, "directory of the output; also names the -M target",
-        mcc=_translate("the driver names outputs and dependency targets as nvcc does", DRIVER),
-        loopback=_translate("the driver names outputs and dependency targets as nvcc does", DRIVER),
+        **alike(_translate("the driver names outputs and dependency targets as nvcc does", DRIVER)),
     ),
     Option("--output-file", "-o", SEPARATE, FILE, "output file",
         mcc=_pass("mcc -o", DRIVER),
@@ -473,8 +466,7 @@ OPTIONS: tuple[Option, ...] = (
         choices=("true", "false"),
     ),
     Option("--relocatable-link", "-r", FLAG, DIAGNOSTICS, "relocatable (-r) link",
-        mcc=_pass("-r on the host link", LINK),
-        loopback=_pass("-r on the host link", LINK),
+        **alike(_pass("-r on the host link", LINK)),
     ),
     Option("--relocatable-ptx", "-reloc-ptx", FLAG, DIAGNOSTICS, "insert PTX from relocatable fatbins",
         mcc=_drop("there is no PTX"),
@@ -486,12 +478,10 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("an NVVM assumption with no mcc switch"),
     ),
     Option("--run", "-run", FLAG, PHASE, "build an executable and run it",
-        mcc=_translate("the driver runs the linked program with -run-args", DRIVER),
-        loopback=_translate("the driver runs the linked program with -run-args", DRIVER),
+        **alike(_translate("the driver runs the linked program with -run-args", DRIVER)),
     ),
     Option("--run-args", "-run-args", COMMA_LIST, MISC, "arguments for --run",
-        mcc=_translate("arguments of the program --run starts", DRIVER),
-        loopback=_translate("arguments of the program --run starts", DRIVER),
+        **alike(_translate("arguments of the program --run starts", DRIVER)),
     ),
     Option("--sanitize", "-sanitize", SEPARATE, DIAGNOSTICS, "compute-sanitizer instrumentation",
         mcc=_unsupported("compute-sanitizer is NVIDIA-only"),
@@ -501,8 +491,7 @@ OPTIONS: tuple[Option, ...] = (
         alias_of="--keep",
     ),
     Option("--shared", "-shared", FLAG, BEHAVIOUR, "link a shared library",
-        mcc=_pass("-shared on the host link", LINK),
-        loopback=_pass("-shared on the host link", LINK),
+        **alike(_pass("-shared on the host link", LINK)),
     ),
     Option("--source-in-ptx", "-src-in-ptx", FLAG, DIAGNOSTICS, "interleave source in PTX",
         mcc=_drop("there is no PTX"),
@@ -524,8 +513,7 @@ OPTIONS: tuple[Option, ...] = (
         choices=("c++03", "c++11", "c++14", "c++17", "c++20"),
     ),
     Option("--system-include", "-isystem", COMMA_LIST, FILE, "add a system include directory",
-        mcc=_translate("the translated copy of the directory is searched first", COMPILE),
-        loopback=_translate("the translated copy of the directory is searched first", COMPILE),
+        **alike(_translate("the translated copy of the directory is searched first", COMPILE)),
     ),
     Option("--target-directory", "-target-dir", SEPARATE, FILE, "targets/<dir> subfolder for default include/lib",
         mcc=_drop("the MUSA SDK is flat (include/, lib/)"),
@@ -538,8 +526,7 @@ OPTIONS: tuple[Option, ...] = (
         mcc=_drop("mcc has no phase timing; use -Xcompiler -ftime-report"),
     ),
     Option("--torchada-backend", None, SEPARATE, TORCHADA, "backend: mcc, nvcc or loopback (as TORCHADA_BACKEND)",
-        mcc=_translate("chooses the backend", DRIVER),
-        loopback=_translate("chooses the backend", DRIVER),
+        **alike(_translate("chooses the backend", DRIVER)),
         choices=("mcc", "nvcc", "loopback"),
     ),
     Option("--torchada-no-line-markers", "-P", FLAG, TORCHADA, "with -E: no line markers (gcc's -P; sccache asks for it)",
@@ -558,12 +545,10 @@ OPTIONS: tuple[Option, ...] = (
         loopback=TO_NVCC_AND_DEVICE_LINK,
     ),
     Option("--verbose", "-v", FLAG, MISC, "print the commands as '#$ ' lines on stderr and run them",
-        mcc=_translate("prints the driver's own jobs", DRIVER),
-        loopback=_translate("prints the driver's own jobs", DRIVER),
+        **alike(_translate("prints the driver's own jobs", DRIVER)),
     ),
     Option("--version", "-V", FLAG, DIAGNOSTICS, "print the version banner on stdout",
-        mcc=_translate("prints nvcc's banner so CMake and torch accept the driver (identity.py)", DRIVER),
-        loopback=_translate("prints nvcc's banner so CMake and torch accept the driver (identity.py)", DRIVER),
+        **alike(_translate("prints nvcc's banner so CMake and torch accept the driver (identity.py)", DRIVER)),
     ),
     Option("--Wdefault-stream-launch", "-Wdefault-stream-launch", FLAG, DIAGNOSTICS, "warn on launches without a stream",
         mcc=_drop("an EDG diagnostic with no clang counterpart"),
