@@ -12,7 +12,7 @@ import os
 import stat
 
 from torchada_build.core import diagnostics
-from torchada_build.core.files import make_private_dir, remove_stale
+from torchada_build.core.files import make_private_dir
 
 from .errors import CacheError
 from .memo import cache_root
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-__all__ = ["get_cache_dir", "make_work_dir", "open_cache_dir"]
+__all__ = ["get_cache_dir", "open_cache_dir"]
 
 
 def get_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -82,13 +82,3 @@ def _subdirectory_refusal(root: Path) -> str | None:
                 if msg is not None:
                     return msg
     return None
-
-
-def make_work_dir(cache_dir: Path) -> Path:
-    """A new private (0700), unpredictably named work directory under ``cache_dir/tmp``."""
-    import tempfile
-
-    parent = cache_dir / "tmp"
-    make_private_dir(parent)
-    remove_stale(parent, "torchada-nvcc-")
-    return parent / os.path.basename(tempfile.mkdtemp(prefix="torchada-nvcc-", dir=parent))

@@ -68,8 +68,12 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     from .memo import MemoWriter
 
     memo = MemoWriter(_MEMO, argv, environ)
+    from pathlib import Path
+
+    from torchada_build.core.files import make_work_dir
+
     from .archs import requested_targets
-    from .cache import make_work_dir, open_cache_dir
+    from .cache import open_cache_dir
     from .errors import warn
     from .identity import arch_line, variable_lines
     from .jobs import run_jobs
@@ -104,7 +108,7 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         import atexit
         import shutil
 
-        workdir = make_work_dir(cache_dir)
+        workdir = Path(make_work_dir(cache_dir))
         atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     else:
         workdir = cache_dir / "tmp" / f"torchada-nvcc-{os.getpid()}"

@@ -155,7 +155,9 @@ def replay(tool: str, argv: Sequence[str], environ: Mapping[str, str]) -> int | 
             os.execvpe(command[0], command, environ)  # found on PATH as subprocess finds it
         except OSError:  # gone, or too long a command line: planned the long way, which says so
             return None
-    workdir = _make_workdir(cache_root(environ)) if record["workdir"] else ""
+    from torchada_build.core.files import make_work_dir
+
+    workdir = make_work_dir(cache_root(environ)) if record["workdir"] else ""
     try:
         for step in steps:
             if step[0] == "run":
@@ -182,14 +184,6 @@ def _run(command: list[str], environ: Mapping[str, str]) -> int:
     sys.stderr.flush()
     pid = os.posix_spawnp(command[0], command, environ)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-
-
-def _make_workdir(root: str) -> str:
-    parent = os.path.join(root, "tmp")
-    os.makedirs(parent, mode=0o700, exist_ok=True)
-    path = os.path.join(parent, "torchada-nvcc-" + os.urandom(6).hex())
-    os.mkdir(path, 0o700)
-    return path
 
 
 def _remove_workdir(path: str) -> None:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
-    "SOURCE_LIMIT", "STALE_AFTER_S", "atomic_directory", "file_mode", "first_file", "locked", "make_private_dir", "read_file", "remove_stale",
+    "SOURCE_LIMIT", "STALE_AFTER_S", "atomic_directory", "file_mode", "first_file", "make_work_dir", "locked", "make_private_dir", "read_file", "remove_stale",
     "write_atomically",
 ]  # fmt: skip
 
@@ -44,6 +44,21 @@ def make_private_dir(path: str | os.PathLike[str]) -> None:
         os.mkdir(path, 0o700)
     except FileExistsError:
         pass
+
+
+def make_work_dir(cache_dir: str | os.PathLike[str]) -> str:
+    """A new private (0700), unpredictably named work directory under ``<cache_dir>/tmp``, for one run's
+    temporaries; those a killed run left there (older than :data:`STALE_AFTER_S`) are removed first."""
+    parent = os.path.join(cache_dir, "tmp")
+    make_private_dir(parent)
+    remove_stale(parent, "torchada-nvcc-")
+    while True:
+        path = os.path.join(parent, "torchada-nvcc-" + os.urandom(6).hex())
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
 
 
 def remove_stale(directory: str | os.PathLike[str], prefix: str = _PREFIX) -> None:
