@@ -105,6 +105,11 @@ class ArchTable(NamedTuple):
         below = [cuda for cuda, musa in self.tiers if musa <= value] or [self.tiers[0][0]]
         return below[-1] // 10
 
+    def tier_values(self) -> str:
+        """``210/220/310 (mp_21/mp_22/mp_31)``: the ``__MUSA_ARCH__`` value of each tier, and its name."""
+        values = [value for _, value in self.tiers]
+        return "/".join(map(str, values)) + " (" + "/".join(f"mp_{value // 10}" for value in values) + ")"
+
     def warp_summary(self) -> str:
         """``128 lanes wide on mp_10, mp_21, mp_22, 32 on mp_31, mp_32``: the warp widths, widest first."""
         widths = sorted({a.warp for a in self.targets}, reverse=True)

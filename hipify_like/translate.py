@@ -769,8 +769,8 @@ class _FileTranslator:
             "TA1301",
             self.tokens.starts[i],
             "__CUDA_ARCH__",
-            "__CUDA_ARCH__ is used as a number; it becomes __MUSA_ARCH__, whose values are 210/220/310 "
-            "(mp_21/mp_22/mp_31), not CUDA's: review this expression",
+            f"__CUDA_ARCH__ is used as a number; it becomes __MUSA_ARCH__, whose values are "
+            f"{self.tables.arch.tier_values()}, not CUDA's: review this expression",
         )
 
     def literal_value(self, i: int | None) -> int | None:
