@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import CannotRunError, FailedProcessError
+from .request import Phase
 
 if TYPE_CHECKING:
     from .depfile import DependencyRewrite
@@ -28,16 +29,24 @@ __all__ = ["Job", "JobKind", "run_jobs"]
 
 
 class JobKind(enum.Enum):
+    """What a job does: a phase of the request (:class:`~.request.Phase`), or a step around them."""
+
     TRANSLATE = "translate"
-    PREPROCESS = "preprocess"
-    DEPENDENCIES = "dependencies"
-    COMPILE = "compile"
+    PREPROCESS = Phase.PREPROCESS.value
+    DEPENDENCIES = Phase.DEPENDENCIES.value
+    COMPILE = Phase.COMPILE.value
     FILTER_DEPENDENCIES = "filter dependencies"
-    DEVICE_LINK = "device link"
-    ARCHIVE = "archive"
-    LINK = "link"
+    DEVICE_LINK = Phase.DEVICE_LINK.value
+    ARCHIVE = Phase.ARCHIVE.value
+    LINK = Phase.LINK.value
     RUN = "run"
     CLEAN = "clean"
+
+    @property
+    def replayed(self) -> bool:
+        """Whether a compile memo replays a job of this kind (a compile's jobs; a link's are planned)."""
+        return self in (JobKind.TRANSLATE, JobKind.PREPROCESS, JobKind.DEPENDENCIES, JobKind.COMPILE,
+                        JobKind.FILTER_DEPENDENCIES)  # fmt: skip
 
 
 @dataclass(frozen=True)

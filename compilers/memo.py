@@ -43,8 +43,6 @@ _VOLATILE = frozenset(
 )
 """Variables that differ between runs of one build (make's jobserver descriptors, the shell's
 directories) and that the driver does not plan by; every other variable is part of the key."""
-_REPLAYED = frozenset({"translate", "compile", "preprocess", "dependencies", "filter dependencies"})
-"""The kinds of job (:class:`~.jobs.JobKind` values) a memo replays: a compile's."""
 _WORKDIR = "\0workdir\0"
 """Stands for the run's work directory in a memo's words."""
 
@@ -304,7 +302,7 @@ class MemoWriter:
         """Record a compile's jobs: each unit translated (what it was decided by), each command, each
         dependency rewrite; any other job (a link, an archive) makes the memo unsafe."""
         for job in jobs:
-            if job.kind.value not in _REPLAYED:
+            if not job.kind.replayed:
                 self.usable = False
             elif job.unit is not None:
                 self.unit(job.unit)

@@ -29,7 +29,6 @@ from .reads import ReadsCheck
 from .request import DependencyMode, Input, Phase
 from .toolchains.base import (
     BuildContext,
-    CompileMode,
     CompileStep,
     TranslatingToolchain,
     dependency_flags,
@@ -111,34 +110,34 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: P
     jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), report=lambda executing: _report_findings(ctx, unit, executing), unit=unit)]
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
-        step = CompileStep(source, unit, CompileMode.PREPROCESS, request.output)
+        step = CompileStep(source, unit, Phase.PREPROCESS, request.output)
         preprocess = Job(JobKind.PREPROCESS, tuple(toolchain.compile_argv(ctx, step)))
         if deps.mode is DependencyMode.NONE:  # what the preprocessor reads, checked before it writes
             depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
-            reads = CompileStep(source, unit, CompileMode.DEPENDENCIES, None, depfile, request.dependency_target(source))
+            reads = CompileStep(source, unit, Phase.DEPENDENCIES, None, depfile, request.dependency_target(source))
             check = _reads_check(ctx, reads, own=True)
             return [*jobs, Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, reads)), check=check), preprocess]
         # -E with -MD/-MMD (nvcc refuses it; gcc writes the rule while preprocessing, and sccache asks
         # for it): the rule comes from a dependencies-only job, as for -M.
-        jobs += _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
+        jobs += _dependency_jobs(ctx, toolchain, index, source, unit, Phase.DEPENDENCIES, None)
         return [*jobs, preprocess]
     if request.phase is Phase.DEVICE_ONLY:
-        step = CompileStep(source, unit, CompileMode.DEVICE_ONLY, request.output)
+        step = CompileStep(source, unit, Phase.DEVICE_ONLY, request.output)
         return [*jobs, Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)))]
     if deps.mode is DependencyMode.NONE:
         assert obj is not None
         depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
-        step = CompileStep(source, unit, CompileMode.COMPILE, obj, depfile, obj)
+        step = CompileStep(source, unit, Phase.COMPILE, obj, depfile, obj)
         compile_job = Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=_reads_check(ctx, step, own=True))
         return [*jobs, compile_job]
     if deps.mode is DependencyMode.ONLY:
-        return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.DEPENDENCIES, None)
+        return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, Phase.DEPENDENCIES, None)
     assert obj is not None
-    return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, CompileMode.COMPILE, obj)
+    return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, Phase.COMPILE, obj)
 
 
 def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, unit: CachedUnit,
-                     mode: CompileMode, obj: str | None) -> list[Job]:  # fmt: skip
+                     mode: Phase, obj: str | None) -> list[Job]:  # fmt: skip
     """The job that writes a dependency rule to a temporary file (a ``-M`` run, or the compile with
     ``-MD``), then the filter job that writes it where asked, naming the original files."""
     request, deps = ctx.request, ctx.request.dependencies
@@ -146,7 +145,7 @@ def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: 
     target = request.dependency_target(source)
     step = CompileStep(source, unit, mode, obj, temporary, target, deps.system)
     check = _reads_check(ctx, step, own=False) if deps.system else None  # -MMD leaves out what -isystem found
-    if mode is CompileMode.COMPILE:
+    if mode is Phase.COMPILE:
         assert obj is not None
         final: str | None = request.depfile_for(source)
         jobs = [Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=check)]

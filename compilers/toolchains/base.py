@@ -10,7 +10,6 @@ backend's toolchain plans nothing: it hands the command line to the real nvcc un
 from __future__ import annotations
 
 import abc
-import enum
 import functools
 import os
 import re
@@ -25,13 +24,12 @@ from ..dbfacts import DbFacts, get_db_facts
 from ..errors import ToolNotFoundError, UnsupportedOptionError
 from ..options import Action, Option, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
-from ..request import Input, Language, Request
+from ..request import Input, Language, Phase, Request
 from ..units import CachedUnit
 from . import Toolchain
 
 __all__ = [
     "BuildContext",
-    "CompileMode",
     "CompileStep",
     "Render",
     "TranslatingToolchain",
@@ -45,13 +43,6 @@ __all__ = [
 ]
 
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
-
-class CompileMode(enum.Enum):
-    COMPILE = "compile"
-    PREPROCESS = "preprocess"
-    DEPENDENCIES = "dependencies"
-    DEVICE_ONLY = "device-only output"
-
 
 @dataclass(frozen=True)
 class BuildContext:
@@ -76,7 +67,8 @@ class BuildContext:
 class CompileStep:
     source: Input
     unit: CachedUnit
-    mode: CompileMode
+    mode: Phase
+    """The phase of the request this compile runs (preprocess, dependencies, device-only output, compile)."""
     output: str | None
     depfile: str | None = None
     """A temporary dependency file for the compiler to write (the driver rewrites it)."""
@@ -92,7 +84,7 @@ def dependency_flags(step: CompileStep) -> list[str]:
     """``-M``/``-MM``/``-MD``/``-MMD`` with a temporary ``-MF`` (the driver rewrites it) and ``-MT``."""
     if step.depfile is None:
         return []
-    if step.mode is CompileMode.DEPENDENCIES:
+    if step.mode is Phase.DEPENDENCIES:
         flag = "-M" if step.system_dependencies else "-MM"
     else:
         flag = "-MD" if step.system_dependencies else "-MMD"

@@ -33,11 +33,10 @@ from ..errors import ToolNotFoundError
 from ..installations import find_cuda
 from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
-from ..request import DEVICE_ONLY_OPTIONS
+from ..request import DEVICE_ONLY_OPTIONS, Phase
 from ..units import CachedUnit
 from .base import (
     BuildContext,
-    CompileMode,
     CompileStep,
     Render,
     TranslatingToolchain,
@@ -286,12 +285,12 @@ def _language_flags(step: CompileStep) -> list[str]:
 
 
 def _mode_flags(ctx: BuildContext, step: CompileStep) -> list[str]:
-    if step.mode is CompileMode.PREPROCESS:
+    if step.mode is Phase.PREPROCESS:
         return ["-E", "-Xcompiler=-P"] if ctx.parsed.has("--torchada-no-line-markers") else ["-E"]
-    if step.mode is CompileMode.DEVICE_ONLY:
+    if step.mode is Phase.DEVICE_ONLY:
         phase = next(a for a in ctx.parsed.args if a.canonical in DEVICE_ONLY_OPTIONS)
         return list(phase.spelling)
     flags = dependency_flags(step)
-    if step.mode is CompileMode.COMPILE:
+    if step.mode is Phase.COMPILE:
         flags += ["-rdc=true", "-c"] if ctx.request.rdc else ["-c"]
     return flags

@@ -29,11 +29,10 @@ from ..identity import CUDA_VERSION_MACRO, GENERATED, VERSION_MACROS
 from ..installations import find_musa
 from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
-from ..request import Language
+from ..request import Language, Phase
 from ..units import CachedUnit
 from .base import (
     BuildContext,
-    CompileMode,
     CompileStep,
     Render,
     TranslatingToolchain,
@@ -248,7 +247,7 @@ class MccToolchain(TranslatingToolchain):
             argv += ["-U__CUDA__", *VERSION_MACROS]
             if not ctx.parsed.has("--std"):
                 argv.append("-std=c++17")  # nvcc 13's default dialect
-            if ctx.request.rdc and step.mode is CompileMode.COMPILE:
+            if ctx.request.rdc and step.mode is Phase.COMPILE:
                 argv.append("-fgpu-rdc")
         else:
             language = "c" if step.source.language is Language.C else "c++"
@@ -278,11 +277,11 @@ class MccToolchain(TranslatingToolchain):
 
 def _mode_flags(ctx: BuildContext, step: CompileStep, device: bool) -> list[str]:
     """``-c``/``-E``/``-M`` and the dependency flags (written to a temporary file the driver rewrites)."""
-    if step.mode is CompileMode.PREPROCESS:
+    if step.mode is Phase.PREPROCESS:
         # nvcc preprocesses a .cu in its device pass; clang's spelling (unverified for mcc).
         flags = ["-E", "--cuda-device-only"] if device else ["-E"]
         return [*flags, "-P"] if ctx.parsed.has("--torchada-no-line-markers") else flags
     flags = dependency_flags(step)
-    if step.mode is CompileMode.COMPILE:
+    if step.mode is Phase.COMPILE:
         flags.append("-c")
     return flags
