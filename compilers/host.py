@@ -27,6 +27,7 @@ from torchada_build.core.inputs import GCC_SOURCES
 from .backends import Backend
 from .cache import open_cache_dir
 from .jobs import Job, JobKind
+from .reads import ReadsCheck
 from .toolchains import make_translating_toolchain
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
@@ -190,8 +191,12 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     if unit.cuda_free:
         return [*jobs, Job(JobKind.COMPILE, tuple(words))]
     before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
-    jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after))))
     depfile = _depfile(scan)
+    check = None
+    if depfile is not None and unit.manifest is not None:  # what the compiler read, from the rule it writes
+        check = ReadsCheck(str(depfile), str(unit.tree), str(cache_dir), str(unit.manifest), (), frozenset(unit.originals))
+    output = next((scan.values[i] for i, w in enumerate(scan.words) if w == "-o" and i in scan.values), None)
+    jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after)), (output,) if output else (), check=check))
     if depfile is not None:
         rewrite = unit.rewrite(str(depfile), str(depfile), None, "-MP" in scan.words, str(request.source))
         jobs.append(Job(JobKind.FILTER_DEPENDENCIES, (), rewrite=rewrite, display=f"-- Filter Dependencies -- > {depfile}"))

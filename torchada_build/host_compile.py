@@ -51,6 +51,7 @@ def _plan_and_run(argv: list[str]) -> int:
     from .compilers.host import plan_host_compile
     from .compilers.jobs import JobKind, run_jobs
     from .compilers.memo import MemoWriter
+    from .compilers.reads import UntranslatedReadError
     from .helpformat import ToolParser
 
     parser = ToolParser(
@@ -76,7 +77,11 @@ def _plan_and_run(argv: list[str]) -> int:
         if options.print:
             print(shlex.join(next(job for job in jobs if job.kind is JobKind.COMPILE).argv))
             return 0
-        run_jobs(jobs, echo=False, execute=True, environ=os.environ)
+        try:
+            run_jobs(jobs, echo=False, execute=True, environ=os.environ)
+        except UntranslatedReadError:  # recorded: the unit translates them now
+            jobs = plan_host_compile(command, backend, os.environ)
+            run_jobs(jobs, echo=False, execute=True, environ=os.environ)
         memo.discovery(os.environ)
         memo.jobs(jobs)
         memo.write()

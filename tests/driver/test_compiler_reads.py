@@ -146,3 +146,21 @@ def test_standard_input_is_read_as_the_language_x_names(tmp_path: Path) -> None:
     assert not (tmp_path / "cache" / "memo").exists() or not any((tmp_path / "cache" / "memo").iterdir())
     unknown = subprocess.run([str(TORCHADA_NVCC), "-c", "-"], input=source, env=env, cwd=tmp_path, capture_output=True, text=True)
     assert (unknown.returncode, unknown.stderr) == (1, "torchada-nvcc fatal   : Don't know what to do with '-'\n")
+
+
+def test_a_host_compile_reads_a_computed_include_translated(tmp_path: Path) -> None:
+    """torchada-host-compile (in front of c++, as torch's and CMake's builds run it) checks the rule the
+    compiler writes in the same way."""
+    import subprocess
+    import sys
+
+    (tmp_path / "b.h").write_text("#pragma once\n#include <cuda_runtime.h>\ninline cudaError_t b() { return cudaGetLastError(); }\n")
+    (tmp_path / "k.cpp").write_text("#include HDR\nint main() { return b() == cudaSuccess ? 0 : 1; }\n")
+    env = cli_env(tmp_path / "cache", "loopback")
+    command = [sys.executable, "-m", "torchada_build.host_compile", "--backend=loopback", "--",
+               "c++", "-MD", "-MF", "k.d", '-DHDR="b.h"', "-c", "k.cpp", "-o", "k.o"]  # fmt: skip
+    done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (manifest,) = (tmp_path / "cache" / "manifests").glob("*.json")
+    assert json.loads(manifest.read_text())["discovered"] == [f"{tmp_path}/b.h"]
+    assert f"{tmp_path}/b.h" in (tmp_path / "k.d").read_text(), "the rule names the original"
