@@ -90,6 +90,9 @@ def _install_checkout(venv: Path) -> None:
     wanted = f"{REPO}\n{inputs.hexdigest()}\n"
     if marker.is_file() and marker.read_text() == wanted:
         return
+    # Another checkout's install (a moved or deleted one) registers an egg_info writer that setuptools
+    # loads for every build in the venv, this checkout's included, and cannot import: remove it first.
+    _pip(venv / "bin" / "python", "uninstall", "--quiet", "--disable-pip-version-check", "--yes", "torchada")
     _pip(venv / "bin" / "python", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
          "--no-build-isolation", "--no-index", "--editable", str(REPO))  # fmt: skip
     marker.write_text(wanted)
