@@ -294,7 +294,8 @@ def record_discovered(manifest: Path, paths: Iterable[str]) -> None:
 def _lookup(manifest: Path, cache_dir: Path, discovered: Sequence[Path]) -> tuple[CachedUnit, _Inputs] | None:
     try:
         for entry in _read_manifest(manifest)["entries"]:
-            assert isinstance(entry, dict)
+            if not isinstance(entry, dict):
+                continue
             inputs = _Inputs(entry["files"], entry["searches"])
             members = {path for path, _ in inputs.files}
             if not all(str(p) in members for p in discovered):
@@ -303,7 +304,7 @@ def _lookup(manifest: Path, cache_dir: Path, discovered: Sequence[Path]) -> tupl
                 unit = _load(cache_dir / "units" / entry["unit"])
                 if unit is not None:
                     return unit, inputs
-    except (OSError, ValueError, KeyError, TypeError, AssertionError):
+    except (OSError, ValueError, KeyError, TypeError):
         return None
     return None
 
