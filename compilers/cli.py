@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
     argv = list(sys.argv[1:] if argv is None else argv)
     environ = os.environ
-    from .backends import choose_backend
+    from .backends import Backend, choose_backend
     from .errors import FailedProcessError, TorchadaError, format_fatal
     from .toolchains import make_toolchain
 
@@ -201,9 +201,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(cmake_lines(choice) if info == "cmake" else info_lines(choice, environ)))
             return 0
         if choice.backend.value != "nvcc" and _asks_version(argv):  # before any toolchain module is imported
-            from .identity import version_banner
+            from .identity import CUDA_VERSION, nvcc_version, version_banner
 
-            sys.stdout.write(version_banner(choice.backend.value))  # nvcc ignores NVCC_*_FLAGS for --version
+            version = CUDA_VERSION
+            if choice.backend is Backend.LOOPBACK:
+                from .installations import find_cuda
+
+                cuda = find_cuda(environ)
+                version = (nvcc_version(cuda.nvcc_path) if cuda else None) or CUDA_VERSION
+            sys.stdout.write(version_banner(choice.backend.value, version))  # nvcc ignores NVCC_*_FLAGS for --version
             return 0
         toolchain = make_toolchain(choice.backend, environ)
         status = toolchain.passthrough(argv, choice)

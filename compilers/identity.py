@@ -5,8 +5,10 @@ Every line here exists for a reader that parses it:
 * ``--version``: nvcc's five lines. CMake ≤ 3.x requires ``nvcc: NVIDIA (R) Cuda compiler driver``
   exactly and reads the toolkit version from ``V13.0.88``; torch's extension builder reads
   ``release 13.0`` (a major version other than ``torch.version.cuda``'s is an error; CPU and MUSA
-  builds of torch have none). 13.0 is claimed because it is ≥ 12.0, below which CMake drops ``-MD``
-  depfiles, response files or C++20. A sixth line says what is really answering.
+  builds of torch have none). mcc claims 13.0 because it is ≥ 12.0, below which CMake drops ``-MD``
+  depfiles, response files or C++20; loopback claims the version of the real nvcc it compiles with
+  (:func:`nvcc_version`), so that torch 2.7.1's CUDA 12 build accepts a CUDA 12 nvcc through it as it
+  does directly. A sixth line says what is really answering.
 * ``-v``/``--dryrun``, before the jobs (CMake's ``-v __cmake_determine_cuda`` and its compiler-id
   build read them; CMake deletes every ``#$ NAME=`` line before it looks for the link line):
   ``TOP`` (the toolkit root: the toolkit mimic), ``NVVMIR_LIBRARY_DIR`` (must end in
@@ -26,6 +28,7 @@ Every line here exists for a reader that parses it:
 
 from __future__ import annotations
 
+import functools
 import os
 
 TYPE_CHECKING = False  # --version imports this module: nothing beyond os
@@ -39,6 +42,7 @@ __all__ = [
     "VERSION_MACROS",
     "arch_line",
     "library_flags",
+    "nvcc_version",
     "variable_lines",
     "version_banner",
 ]
@@ -55,8 +59,19 @@ VERSION_MACROS = (
 )
 
 
-def version_banner(backend: str) -> str:
-    major, minor, build = CUDA_VERSION
+@functools.cache
+def nvcc_version(nvcc: str) -> tuple[int, int, int] | None:
+    """The version a real nvcc reports (``V12.4.131``), or None when it says none."""
+    import re
+    import subprocess
+
+    done = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
+    match = re.search(r"\bV(\d+)\.(\d+)\.(\d+)", done.stdout)
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
+def version_banner(backend: str, version: tuple[int, int, int] = CUDA_VERSION) -> str:
+    major, minor, build = version
     return (
         "nvcc: NVIDIA (R) Cuda compiler driver\n"
         "Copyright (c) 2005-2025 NVIDIA Corporation\n"

@@ -40,7 +40,7 @@ from .backends import Backend
 from .cache import open_cache_dir
 from .dbfacts import DbFacts, get_db_facts
 from .errors import ToolNotFoundError
-from .identity import CUDA_VERSION, GENERATED
+from .identity import GENERATED
 from .installations import find_cuda
 from .toolchains.base import TranslatingToolchain
 
@@ -70,7 +70,7 @@ def _nvcc_script(backend: Backend) -> str:
 
 def _content(toolchain: TranslatingToolchain, facts: DbFacts) -> dict[str, str]:
     """Relative path → file text; ``include`` → a symlink target when the backend names one."""
-    version = ".".join(map(str, CUDA_VERSION))
+    version = ".".join(map(str, toolchain.cuda_version()))
     files = {
         "bin/nvcc": _nvcc_script(toolchain.backend),
         "version.json": json.dumps({"cuda": {"name": "CUDA SDK", "version": version}}, indent=1) + "\n",

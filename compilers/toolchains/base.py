@@ -22,6 +22,7 @@ from ..archs import GpuTargets
 from ..cmdline import shell_words
 from ..dbfacts import DbFacts, get_db_facts
 from ..errors import ToolNotFoundError, UnsupportedOptionError
+from ..identity import CUDA_VERSION
 from ..options import Action, Option, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
 from ..request import Input, Language, Phase, Request
@@ -167,6 +168,10 @@ class TranslatingToolchain(Toolchain, abc.ABC):
     """A toolchain that translates each unit and renders its commands (mcc, loopback)."""
 
     # -- identity and the toolkit mimic --------------------------------------------------------
+
+    def cuda_version(self) -> tuple[int, int, int]:
+        """The CUDA version this backend claims (``--version``, the toolkit mimic's ``version.json``)."""
+        return CUDA_VERSION
 
     @abc.abstractmethod
     def include_dirs(self) -> list[Path]:

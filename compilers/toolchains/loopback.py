@@ -30,6 +30,7 @@ from ..backends import Backend
 from ..cmdline import shell_words
 from ..dbfacts import DbFacts, translator_fingerprint
 from ..errors import ToolNotFoundError
+from ..identity import CUDA_VERSION, nvcc_version
 from ..installations import find_cuda
 from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
@@ -168,6 +169,10 @@ class LoopbackToolchain(TranslatingToolchain):
         self.require_installed()
         assert self.cuda is not None
         return str(self.cuda.nvcc)
+
+    def cuda_version(self) -> tuple[int, int, int]:
+        """The real nvcc's: what it compiles with is what a build that checks the version must see."""
+        return (nvcc_version(self.cuda.nvcc_path) if self.cuda else None) or CUDA_VERSION
 
     def include_dirs(self) -> list[Path]:
         return ([self.cuda.include_dir] if self.cuda else []) + wheel_include_dirs()

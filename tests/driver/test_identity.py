@@ -20,6 +20,21 @@ def test_version_banner_matches_cmake_and_torch(driver) -> None:
     assert "mcc backend" in result.stdout
 
 
+def test_loopback_reports_the_version_of_the_nvcc_it_compiles_with(driver, driver_env, tmp_path: Path) -> None:
+    """torch 2.7.1 (CUDA 12.6) refuses an nvcc whose major version is not 12: through loopback, a CUDA 12
+    nvcc must still say 12. The toolkit here is an nvcc that prints a CUDA 12.4 banner and nothing else."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "cuda_runtime.h").write_text("")
+    nvcc = tmp_path / "bin" / "nvcc"
+    nvcc.write_text("#!/bin/sh\necho 'Cuda compilation tools, release 12.4, V12.4.131'\n")
+    nvcc.chmod(0o755)
+    driver_env("loopback", CUDA_HOME=str(tmp_path))
+    result = driver(["--version"])
+    assert re.search(r"release (\d+[.]\d+), V(\S+)", result.stdout).groups() == ("12.4", "12.4.131")
+    assert "loopback backend" in result.stdout
+
+
 def test_version_ignores_the_environment_flags(driver, driver_env) -> None:
     driver_env("mcc", NVCC_APPEND_FLAGS="-bogus")
     assert driver(["--version"]).returncode == 0
