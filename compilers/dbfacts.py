@@ -20,7 +20,7 @@ from torchada_build.core.files import write_atomically
 __all__ = ["DbFacts", "get_db_facts", "translator_fingerprint"]
 
 _SM_RANGE = range(10, 200)
-_FORMAT = 2
+_FORMAT = 3
 
 
 def _hipify_like_dir() -> Path:
@@ -53,6 +53,8 @@ class DbFacts:
     """Every MUSA architecture torch_musa builds for (``data/architectures/musa.tsv``)."""
     cuda_for_musa: dict[str, int]
     """``mp_XX`` → the ``sm_NN`` standing for it (``hipify_like.arch.ArchTable.cuda_for``)."""
+    warps: dict[str, int]
+    """``mp_XX`` → lanes per warp (``data/architectures/musa.tsv``)."""
     table_sms: tuple[int, ...]
     """The ``sm_NN`` the arch table lists (each maps to its tier; others map to the nearest lower)."""
     libraries: dict[str, str]
@@ -86,6 +88,7 @@ def _compute() -> DbFacts:
         musa_arches=table.musa_arches,
         musa_targets=tuple(a.name for a in table.targets),
         cuda_for_musa={a.name: table.cuda_for(a.name) for a in table.targets},
+        warps={a.name: a.warp for a in table.targets},
         table_sms=tuple(sorted(table.by_sm)),
         libraries={e.cuda: e.musa for e in renamed if e.kind is Kind.LIBRARY},
         macros={e.cuda: e.musa for e in renamed if e.kind is Kind.MACRO},
@@ -103,6 +106,7 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
             tuple(data["musa_arches"]),
             tuple(data["musa_targets"]),
             data["cuda_for_musa"],
+            data["warps"],
             tuple(data["table_sms"]),
             data["libraries"],
             data["macros"],
@@ -117,6 +121,7 @@ def get_db_facts(cache_dir: Path) -> DbFacts:
         "musa_arches": facts.musa_arches,
         "musa_targets": facts.musa_targets,
         "cuda_for_musa": facts.cuda_for_musa,
+        "warps": facts.warps,
         "table_sms": facts.table_sms,
         "libraries": facts.libraries,
         "macros": facts.macros,

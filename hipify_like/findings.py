@@ -90,6 +90,8 @@ def findings_markdown(corpus: Mapping[str, Mapping[str, Mapping[str, int]]], war
         "32 (`#define WARP_SIZE 32`, `kWarpSize = 32`) or its logarithm 5;",
         "`% 32`, `& 31`, `>> 5`, `/ 32` on `threadIdx`, a name initialised with it, a name like `lane_id` in a",
         "file that shuffles, or in the initialiser of a lane or warp index.",
+        "torchada-nvcc prints it only where an architecture the compile targets has warps wider than 32 lanes:",
+        "a build for mp_31 alone (`TORCH_MUSA_ARCH_LIST=31`) has none; the translation is the same for every one.",
         "A macro, type or function the project defines itself, and a variable it declares, keep their names",
         "and are never reported, however CUDA-like they look.",
         "",

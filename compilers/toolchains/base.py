@@ -210,6 +210,10 @@ class TranslatingToolchain(Toolchain, abc.ABC):
     def default_arch(self, ctx: BuildContext) -> int:
         """The ``compute_NN`` that ``-v`` reports when no architecture was asked for."""
 
+    def musa_targets(self, ctx: BuildContext) -> list[str]:  # noqa: ARG002
+        """The MUSA architectures a compile builds for; none where the backend builds for CUDA's."""
+        return []
+
     def reported_arches(self, ctx: BuildContext) -> list[int]:
         """The ``-arch compute_NN`` lines of ``-v``: what was asked for, one per MUSA tier for ``all``."""
         if ctx.targets.virtual:

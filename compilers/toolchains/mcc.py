@@ -209,7 +209,7 @@ class MccToolchain(TranslatingToolchain):
     def library_name(self, ctx: BuildContext, name: str) -> str | None:
         return ctx.facts.library("cudart" if name == "cudart_static" else name)
 
-    def musa_arches(self, ctx: BuildContext) -> list[str]:
+    def musa_targets(self, ctx: BuildContext) -> list[str]:
         return musa_arches_for(ctx.targets, ctx.environ, ctx.facts)
 
     def depends_on_device(self, ctx: BuildContext) -> bool:
@@ -219,10 +219,10 @@ class MccToolchain(TranslatingToolchain):
         return not named and not asked
 
     def arch_note(self, ctx: BuildContext, cuda_arch: int) -> str:
-        return " ".join(f"--offload-arch={a}" for a in self.musa_arches(ctx))
+        return " ".join(f"--offload-arch={a}" for a in self.musa_targets(ctx))
 
     def default_arch(self, ctx: BuildContext) -> int:
-        return ctx.facts.cuda_for_musa[self.musa_arches(ctx)[0]]
+        return ctx.facts.cuda_for_musa[self.musa_targets(ctx)[0]]
 
     def _flags(self, ctx: BuildContext, unit: CachedUnit, *, device: bool) -> list[str]:
         """The compile-stage options (and device-stage ones for a device compile) as the table spells
@@ -243,7 +243,7 @@ class MccToolchain(TranslatingToolchain):
             # mcc takes a .mu file for MUSA by its suffix, as MUSAExtension compiles it; any other name
             # (a translated .cu, which mcc would take for clang CUDA) needs -x musa.
             musa_language = [] if step.unit.main.suffix == ".mu" else ["-x", "musa"]
-            argv = [str(self.musa.mcc), *musa_language, *(f"--offload-arch={a}" for a in self.musa_arches(ctx))]
+            argv = [str(self.musa.mcc), *musa_language, *(f"--offload-arch={a}" for a in self.musa_targets(ctx))]
             argv += ["-U__CUDA__", *VERSION_MACROS]
             if not ctx.parsed.has("--std"):
                 argv.append("-std=c++17")  # nvcc 13's default dialect
@@ -262,7 +262,7 @@ class MccToolchain(TranslatingToolchain):
         # torch_musa's musa_devlink rule: mcc <objects> -o dlink.o -fPIC ... -dlink -L... -l...
         words = [w for value in ctx.parsed.values("--compiler-options") for w in shell_words(value)]
         argv = [str(self.musa.mcc), "-dlink", *objects, "-o", output, *([] if "-fPIC" in words else ["-fPIC"])]
-        argv += [f"--offload-arch={a}" for a in self.musa_arches(ctx)]
+        argv += [f"--offload-arch={a}" for a in self.musa_targets(ctx)]
         argv += words
         argv += [f"-L{d}" for d in [*ctx.parsed.values("--library-path"), str(self.musa.lib_dir)]]
         libraries = self.library_flags(ctx)

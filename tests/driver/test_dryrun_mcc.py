@@ -263,3 +263,18 @@ def test_a_dry_run_prints_the_findings_a_build_would(driver, sources: Path, cach
     assert not (cache_dir / "reported").exists()
     werror = driver(["--dryrun", "-Werror", "all-warnings", "-c", "warp.cu", "-o", "warp.o"])
     assert werror.returncode == 0 and sum(": error: " in line for line in werror.stderr.splitlines()) == 2
+
+
+@pytest.mark.parametrize(("arches", "warned"), [("mp_22", True), ("mp_31", False), ("22;31", True)])
+def test_a_32_lane_warp_assumption_is_a_finding_where_a_target_has_wider_warps(
+    driver, driver_env, sources: Path, monkeypatch: pytest.MonkeyPatch, arches: str, warned: bool
+) -> None:
+    """mp_31's warps are 32 lanes wide (``data/architectures/musa.tsv``): a full-mask ballot is right
+    there, and wrong on mp_22's 128; the translation, shared by both, is the same."""
+    monkeypatch.chdir(sources)
+    driver_env(TORCH_MUSA_ARCH_LIST=arches)
+    (sources / "warp.cu").write_text("__global__ void k(int* v) { *v = __ballot_sync(0xffffffff, 1); }\n")
+    for werror in ([], ["-Werror", "all-warnings"]):
+        result = driver(["--dryrun", *werror, "-c", "warp.cu", "-o", "warp.o"])
+        assert result.returncode == 0, result.stderr
+        assert any(line.endswith("[TA1201]") for line in result.stderr.splitlines()) is warned
