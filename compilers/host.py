@@ -29,6 +29,7 @@ from .cache import open_cache_dir
 from .jobs import Job, JobKind
 from .reads import ReadsCheck
 from .toolchains import make_translating_toolchain
+from .toolchains.base import host_searches, redirect_host_words
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
 __all__ = ["is_host_compile", "plan_host_compile"]
@@ -99,30 +100,8 @@ def is_host_compile(words: Sequence[str]) -> bool:
     return len(scan.sources) == 1 and not scan.other_language
 
 
-def _glued_or_separate(words: list[str], i: int, flag: str) -> str | None:
-    """The value of ``flag`` at ``words[i]``, glued (``-Idir``) or separate (``-I dir``)."""
-    if words[i] == flag:
-        return words[i + 1] if i + 1 < len(words) else None
-    if words[i].startswith(flag) and len(words[i]) > len(flag):
-        return words[i][len(flag) :]
-    return None
-
-
 def _absolute(path: str) -> Path:
     return Path(os.path.normpath(Path(path).absolute()))
-
-
-def _include_requests(scan: _Scan) -> tuple[list[Path], list[str]]:
-    """The ``-I``/``-isystem`` directories and the ``-include`` values, in order."""
-    directories, pre_includes = [], []
-    for i, word in enumerate(scan.words):
-        for flag in ("-I", "-isystem"):
-            value = _glued_or_separate(scan.words, i, flag)
-            if value is not None:
-                directories.append(_absolute(value))
-        if word == "-include" and i in scan.values:
-            pre_includes.append(scan.values[i])
-    return directories, pre_includes
 
 
 def _depfile(scan: _Scan) -> Path | None:
@@ -142,37 +121,14 @@ def _depfile(scan: _Scan) -> Path | None:
 
 
 def _rewritten(scan: _Scan, unit: CachedUnit, before: list[str], after: list[str]) -> list[str]:
-    words = scan.words
-    result: list[str] = []
+    """The command compiling ``unit``'s translation: the toolchain's flags before the first option, each
+    search directory's translated copy before it and each forced include as its translated copy (as
+    torchada-nvcc gives ``-Xcompiler`` ones), the original directories last."""
+    words = list(scan.words)
+    words[scan.sources[0]] = str(unit.main)
     first_option = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
-    i = 0
-    while i < len(words):
-        if i == first_option:
-            result += before
-        word = words[i]
-        if i == scan.sources[0]:
-            result.append(str(unit.main))
-        elif word in ("-I", "-isystem") and i in scan.values:
-            result += [w for d in unit.search_dirs(scan.values[i]) for w in (word, d)]
-            i += 1
-        elif word.startswith("-I") and len(word) > 2:
-            result += [f"-I{d}" for d in unit.search_dirs(word[2:])]
-        elif word.startswith("-isystem") and len(word) > len("-isystem"):
-            result += [f"-isystem{d}" for d in unit.search_dirs(word[len("-isystem") :])]
-        elif word == "-include" and i in scan.values:
-            result += [word, unit.pre_include(scan.values[i])]
-            i += 1
-        elif i in scan.values:
-            result += [word, scan.values[i]]
-            i += 1
-        else:
-            result.append(word)
-        i += 1
-    if first_option == len(words):
-        result += before
-    for directory in unit.original_dirs:
-        result += ["-idirafter", directory]
-    return result + after
+    originals = [w for directory in unit.original_dirs for w in ("-idirafter", directory)]
+    return [*words[:first_option], *before, *redirect_host_words(unit, words[first_option:]), *originals, *after]
 
 
 def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> list[Job]:
@@ -183,8 +139,8 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
         return [Job(JobKind.COMPILE, tuple(words))]
     scan = _scan(words)
     source = scan.words[scan.sources[0]]
-    include_dirs, pre_include_values = _include_requests(scan)
-    request = UnitRequest.of(_absolute(source), include_dirs, pre_include_values)
+    include_dirs, pre_include_values = host_searches(scan.words)
+    request = UnitRequest.of(_absolute(source), [_absolute(d) for d in include_dirs], pre_include_values)
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
     jobs = [Job(JobKind.TRANSLATE, translate_command(request), report=lambda executing: _report(unit, executing), unit=unit)]

@@ -106,17 +106,18 @@ _ENVIRONMENT_SEARCHES = {Language.C: ("CPATH", "C_INCLUDE_PATH"), Language.CXX: 
 """The variables gcc and clang search after every ``-I`` (nvcc's host compiler reads a ``.cu`` as C++)."""
 
 
-def _host_search_words(words: list[str]) -> list[tuple[str, str | None]]:
-    """``words`` as ``(flag, value)``: a search flag or ``-include`` with its directory or file (joined,
-    or the next word), and any other word with None."""
-    parsed: list[tuple[str, str | None]] = []
+def _host_search_words(words: list[str]) -> list[tuple[str, str | None, bool]]:
+    """``words`` as ``(flag, value, joined)``: a search flag or ``-include`` with its directory or file
+    (joined to it, or the next word), and any other word with None."""
+    parsed: list[tuple[str, str | None, bool]] = []
     rest = iter(words)
     for word in rest:
         flag = next((f for f in (*_HOST_SEARCH_FLAGS, "-include") if word.startswith(f)), None)
         value = word[len(flag) :] if flag is not None else None
+        joined = bool(value)
         if flag is not None and not value:
             value = next(rest, None)
-        parsed.append((word, None) if flag is None or value is None else (flag, value))
+        parsed.append((word, None, False) if flag is None or value is None else (flag, value, joined))
     return parsed
 
 
@@ -124,7 +125,7 @@ def host_searches(words: list[str]) -> tuple[list[str], list[str]]:
     """The include directories and the forced includes (``-include``) of host-compiler words."""
     directories: list[str] = []
     includes: list[str] = []
-    for flag, value in _host_search_words(words):
+    for flag, value, _ in _host_search_words(words):
         if value is not None:
             (includes if flag == "-include" else directories).append(value)
     return directories, includes
@@ -132,15 +133,15 @@ def host_searches(words: list[str]) -> tuple[list[str], list[str]]:
 
 def redirect_host_words(unit: CachedUnit, words: list[str]) -> list[str]:
     """Host-compiler words with each search directory's translated copy before it and each forced include
-    as its translated copy, as the driver's own ``-I`` and ``-include`` are given."""
+    as its translated copy, as the driver's own ``-I`` and ``-include`` are given; spelled as they were
+    (``-Iinc`` or ``-I inc``)."""
     redirected: list[str] = []
-    for flag, value in _host_search_words(words):
+    for flag, value, joined in _host_search_words(words):
         if value is None:
             redirected.append(flag)
-        elif flag == "-include":
-            redirected += [flag, unit.pre_include(value)]
-        else:
-            redirected += [w for directory in unit.search_dirs(value) for w in (flag, directory)]
+            continue
+        values = [unit.pre_include(value)] if flag == "-include" else unit.search_dirs(value)
+        redirected += [f"{flag}{v}" for v in values] if joined else [w for v in values for w in (flag, v)]
     return redirected
 
 
