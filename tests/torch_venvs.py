@@ -34,8 +34,13 @@ TORCH_2_7 = (
     "pytest-xdist==3.8.0",  # pyproject's addopts pass -n
     "ninja==1.13.0",  # torch.utils.cpp_extension.load builds the test device with it
     "setuptools==80.9.0",  # this checkout's editable install (pyproject: setuptools>=75), no isolation
+    "wheel==0.47.0",  # the real-project corpus builds against torch 2.7.1 in this venv too
+    "libclang==18.1.1",  # torchada's own dependencies (its editable install takes none)
+    "packaging",
+    "rich",
 )
-"""The requirements of the torch 2.7.1 venv: torch, then what the behavioural suite needs."""
+"""The requirements of the torch 2.7.1 venv: torch, then what the behavioural suite and the
+real-project corpus (``tests/real/corpus.py``) need."""
 
 
 class PipError(RuntimeError):

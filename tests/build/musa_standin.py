@@ -5,7 +5,8 @@ fake. ``bin/mcc`` appends each command line (JSON) to ``$STANDIN_MCC_LOG`` and w
 shared library or executable where a real mcc would write one, so links with the real host linker
 succeed against the SDK's empty ``lib/libmusart.so`` and friends. The fake ``torch_musa`` package has
 the folders MUSAExtension uses (``share/generated_cuda_compatible`` …, ``lib/libmusa_python.so``) and
-an ``__init__`` that fails, so a build that imports it is caught.
+an ``__init__`` that fails, so a build that imports it is caught; torch says it has no CUDA, as the
+vendor's does (:data:`VENDOR_TORCH`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,37 @@ __all__ = ["MusaStandIn", "make_musa_standin", "read_mcc_calls"]
 
 SDK_LIBRARIES = ("musart", "musa", "mublas", "mublasLt", "murand", "mccl", "mufft", "musparse", "musolver")
 TORCH_MUSA_LIBRARIES = ("musa_python", "musa_kernels")
+
+VENDOR_TORCH = '''"""Stand-in start-up: torch as torch_musa ships it says it was built without CUDA.
+
+torch_musa v2.7.1 builds PyTorch from source in its MUSA image, which has no CUDA toolkit (build.sh:280-312;
+its release script builds torchvision and torchaudio with USE_CUDA=0, scripts/run_daily_release.sh:17), so
+``torch.version.cuda`` is None there and torch's extension builder checks no nvcc version. The machines
+here have CUDA builds of torch; this sets ``torch.version.cuda`` to None once ``torch.version`` runs."""
+import importlib.machinery
+import sys
+
+
+class VendorTorchVersion:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name != "torch.version":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                module.cuda = None
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, VendorTorchVersion)
+'''
+"""``site/sitecustomize.py``: Python runs it at start-up from the stand-in's ``site`` on ``PYTHONPATH``."""
 
 MCC = '''#!{python}
 """Stand-in mcc: records its command line, then writes what a real mcc would write, empty."""
@@ -120,6 +152,7 @@ def make_musa_standin(root: Path) -> MusaStandIn:
     ):
         (torch_musa / folder).mkdir(parents=True)
     (torch_musa / "__init__.py").write_text('raise ImportError("the stand-in torch_musa must not be imported")\n')
+    (site / "sitecustomize.py").write_text(VENDOR_TORCH)
     for name in TORCH_MUSA_LIBRARIES:
         _empty_shared_library(torch_musa / "lib" / f"lib{name}.so")
     return MusaStandIn(home, site)

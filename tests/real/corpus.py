@@ -30,16 +30,53 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cuda_toolkits import cuda_12_home
 from sdists import fetch_pinned_sdist, unpack
-from torch_venvs import cached_venv
+from torch_venvs import TORCH_2_7, cached_venv, torch_venv
 
 REPO = Path(__file__).resolve().parents[2]
-CUDA_TORCH = "torch==2.14.1"
-"""The CUDA 13 build of torch: extensions link its ``c10_cuda``/``torch_cuda`` and include its ``ATen/cuda``."""
-BUILD_REQUIREMENTS = (CUDA_TORCH, "ninja==1.13.0", "numpy==2.4.1", "wheel==0.47.0", "libclang==18.1.1", "packaging", "rich")
+BUILD_TOOLS = ("ninja==1.13.0", "wheel==0.47.0", "libclang==18.1.1", "packaging", "rich")
+"""What every build venv holds besides torch: the projects' build tools and torchada's dependencies."""
 CUDA_ARCH = "8.0"
 """The one architecture every stock and loopback build compiles for (``TORCH_CUDA_ARCH_LIST``)."""
-MODES = ("stock", "loopback", "musa")
+MUSA_ARCHES = ("mp_22", "mp_31")
+"""The MUSA architectures of the dry-runs, one run each: 128-lane warps (MTT S4000) and 32-lane (MTT S5000)."""
+MODES = ("stock", "loopback", *(f"musa-{arch}" for arch in MUSA_ARCHES))
+
+
+def musa_arch(mode: str) -> str | None:
+    """The MUSA architecture of a dry-run mode (``musa-mp_31`` → ``mp_31``); None for the others."""
+    return mode.partition("-")[2] or None if mode.startswith("musa-") else None
+
+
+@dataclass(frozen=True)
+class Torch:
+    """A torch the corpus builds against, and the CUDA toolkit of its stock builds."""
+
+    version: str
+    requirements: tuple[str, ...]
+    """What its build venv holds (torch first)."""
+    cuda: str
+    """The CUDA toolkit: ``machine`` (``/usr/local/cuda``, 13.0 here) or ``12.4`` (``tests/cuda_toolkits.py``)."""
+
+    def venv(self) -> Path:
+        """Its build venv: torch, :data:`BUILD_TOOLS` and this checkout of torchada (installed editable)."""
+        if self.requirements[0] == TORCH_2_7[0]:
+            return torch_venv()  # the runtime suite's torch 2.7.1 venv, which holds the build tools too
+        return cached_venv(f"build-venv-{self.requirements[0].replace('==', '-')}", self.requirements)
+
+    def cuda_home(self) -> Path:
+        return cuda_12_home() if self.cuda == "12.4" else Path("/usr/local/cuda")
+
+
+TORCH_2_7_1 = Torch("2.7.1", TORCH_2_7, "12.4")
+"""What torch_musa v2.7.1 is built on: a CUDA 12.6 build, whose headers accept C++17; its extension
+builder refuses an nvcc of another major version, so its stock builds use NVIDIA's CUDA 12.4 compiler."""
+TORCH_2_14_1 = Torch("2.14.1", ("torch==2.14.1", "numpy==2.4.1", *BUILD_TOOLS), "machine")
+"""The newest torch here: a CUDA 13 build, whose headers need C++20; built with this machine's nvcc 13.0."""
+TORCHES = (TORCH_2_7_1, TORCH_2_14_1)
+CUDA_TORCH = TORCH_2_14_1.requirements[0]
+BUILD_REQUIREMENTS = TORCH_2_14_1.requirements
 
 
 @dataclass(frozen=True)
@@ -60,8 +97,10 @@ class Project:
     jit: str = ""
     """For ``load()`` projects: the Python code that triggers the project's own JIT build."""
     env: Mapping[str, str] = field(default_factory=dict)
-    ci: tuple[str, ...] = ()
-    """The modes that every test run builds (the CI slice); the others run with ``-m real``."""
+    ci: str = ""
+    """The torch whose builds, every mode, every test run makes (the CI slice); the others run with ``-m real``."""
+    not_on: Mapping[str, str] = field(default_factory=dict)
+    """Torch version → why the project is not built against it (its stock build fails there, not by torchada)."""
 
     variant: str = ""
     """Tells apart two routes of one sdist (``make``)."""
@@ -80,13 +119,15 @@ PYG_CMAKE = (
     "&&", "cmake", "--build", "cmake-build", "-v",
 )  # fmt: skip
 """The CMake build of PyG's extensions (torch-scatter, torch-cluster): their CMakeLists.txt, C++ library only."""
+CXX20 = "torch 2.14's headers refuse an older C++ (`#error C++20 or later compatible compiler is required`)"
+"""Why a project that asks for C++14 or C++17 is built against torch 2.7.1 only."""
 CMAKE_ROUTES = ("CMake", "scikit-build-core")
 """Routes whose MUSA dry-run replays the compile commands CMake generated (see :func:`_cmake_musa_dry_run`)."""
 
 CORPUS = (
     Project(
         "torchsort", "0.1.10", "416a7dd2ab88332b27e98318d7fb2e0243b9fb6f1fffcf77760d63103d70dd04",
-        "setup.py (ninja)", "one CUDA and one C++ extension, OpenMP", SETUP_PY, ci=MODES,
+        "setup.py (ninja)", "one CUDA and one C++ extension, OpenMP", SETUP_PY, ci="2.7.1",
     ),
     Project(
         "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
@@ -119,7 +160,7 @@ CORPUS = (
         ("cmake", "-S", "vendor/llama.cpp", "-B", "cmake-build", "-G", "Ninja", "-DLLAMA_CUBLAS=ON",
          "-DCMAKE_CUDA_ARCHITECTURES=80", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "&&", "cmake", "--build", "cmake-build", "-v"),
-        variant="cmake", ci=MODES,
+        variant="cmake", ci="2.14.1",
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
@@ -135,49 +176,98 @@ CORPUS = (
          "ggml.o", "ggml-cuda.o", "llama.o"),
         variant="make", note="objects only: linking libllama.so needs the CUDA driver library (-lcuda), which this machine lacks",
     ),
-)  # fmt: skip
-"""The projects the tests build (``-m real``; each one's :attr:`Project.ci` modes in the CI slice)."""
-
-STOCK_FAILS = (
     Project(
         "megablocks", "0.9.0", "7930246fa4bec75f298222b3d0ddba17eb2650a3c82f3a6121b1e0519e08d56d",
         "setup.py (ninja)", "cub device-wide algorithms (DeviceRadixSort, DeviceHistogram, DeviceScan, "
         "DeviceSegmentedReduce) on c10::Half, its own CUDA_CALL error checks", SETUP_PY,
-        note="it passes cub::DeviceScan a debug_synchronous argument, which CUB 3 (CUDA 13) no longer takes: the stock "
-        "build fails alike",
-    ),
-    Project(
-        "warp-rnnt", "0.7.0", "d50d34defc1377856bbf79b854bc2699bb87f5e48d82f5eb0151e610782d98a5",
-        "setup.py (ninja)", "warp shuffles with 32-lane warps", SETUP_PY,
-        note="its setup.py refuses to build without a visible GPU (`torch.cuda.is_available()`): no build here, stock or not",
+        not_on={"2.14.1": "it passes cub::DeviceScan a debug_synchronous argument, which CUB 3 (CUDA 13) no longer takes"},
     ),
     Project(
         "grouped-gemm", "0.3.0", "f0555da33a975610e9160f52449082c5e699525524581a0e5f990b14b02676a3",
-        "setup.py (ninja)", "cuBLAS (cublasGemmEx), streams", SETUP_PY,
-        note="it compiles with -std=c++17 (for CUTLASS), which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
+        "setup.py (ninja)", "cuBLAS (cublasGemmEx), streams, CUTLASS headers", SETUP_PY,
+        not_on={"2.14.1": f"it compiles with -std=c++17 (for CUTLASS), and {CXX20}"},
     ),
     Project(
         "nerfacc", "0.5.3", "01850cbbd71b6aeab059cbfb695755f8b6604f3fdfe48c44925b4b97c0c324db",
         "load()", "JIT op builder (torch.utils.cpp_extension.load at import), cub scans",
         ("{python}", "{jit_script}"),
         jit="import nerfacc.cuda._backend as backend\nassert backend._C is not None, 'nerfacc did not build'\n",
-        note="its utils_math.cuh declares lerp(float, float, float), which clashes with C++20's std::lerp, and torch 2.14 builds extensions as C++20: the stock build fails alike",
+        not_on={"2.14.1": "its utils_math.cuh declares lerp(float, float, float), which clashes with C++20's std::lerp, "
+                "and torch 2.14 builds extensions as C++20"},
     ),
     Project(
         "torch-cluster", "1.6.3", "78d5a930a5bbd0d8788df8c6d66addd68d6dd292fe3edb401e3dacba26308152",
         "CMake", "enable_language(CUDA) with find_package(Torch), curand-free random walks, c10::Half",
-        PYG_CMAKE,
-        note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
+        PYG_CMAKE, not_on={"2.14.1": f"its CMakeLists sets CMAKE_CXX_STANDARD 14, and {CXX20}"},
     ),
     Project(
         "torch-scatter", "2.1.2", "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47",
         "CMake", "its CMakeLists.txt: enable_language(CUDA), find_package(Torch), cmake_minimum_required(3.0)",
-        PYG_CMAKE,
-        variant="cmake",
-        note="its CMakeLists sets CMAKE_CXX_STANDARD 14, which torch 2.14's headers refuse (`#error C++20`): the stock build fails alike",
+        PYG_CMAKE, variant="cmake", not_on={"2.14.1": f"its CMakeLists sets CMAKE_CXX_STANDARD 14, and {CXX20}"},
+    ),
+    Project(
+        "auto-gptq", "0.7.1", "5c61ad380e9b4c603757c254765e9083a90a820cd0aff1b5d2c6f7fd96c85e80",
+        "setup.py (ninja)", "five extensions: Marlin's inline PTX (mma.sync, ldmatrix, cp.async), cuBLAS "
+        "(cublasHgemm, cublasSgemmEx), half2 kernels", SETUP_PY,
+    ),
+    Project(
+        "pytorch-fast-transformers", "0.4.0", "d1826bc31b9dfbcd018998b897667e89fc6566bd3f8c424cda9f0943544f7e90",
+        "setup.py (ninja)", "cuRAND's device API (curand_init), cooperative groups, __shfl_xor_sync, eight CUDA and "
+        "seven C++ extensions", SETUP_PY,
+        not_on={"2.14.1": "it asks nvcc for -arch=compute_50, which CUDA 13 no longer has"},
+    ),
+    Project(
+        "torch-sparse", "0.6.18", "2f14c510a6e93f404c6ea357210615b3c15a71731f9dbd86f25434e34fb5a741",
+        "setup.py (ninja)", "its own at::Half overloads of __shfl_sync/__shfl_down_sync/__ldg, shuffle macros",
+        SETUP_PY, env={"FORCE_ONLY_CUDA": "1"},
+    ),
+    Project(
+        "torch-spline-conv", "1.2.2", "ed45a81da29f774665dbdd4709d7e534cdf16d2e7006dbd06957f35bd09661b2",
+        "setup.py (ninja)", "PyG's spline kernels, atomics, AT_DISPATCH on floating types", SETUP_PY,
+        env={"FORCE_ONLY_CUDA": "1"},
+    ),
+    Project(
+        "torch-harmonics", "0.7.4", "fa7b7a86ded81600e32b55bd0c3c040a5dfef96849305670b7bb24fb96dda2c7",
+        "setup.py (ninja)", "NVIDIA's DISCO convolutions: PYBIND11_MODULE in a .cu file, atomicAdd", SETUP_PY,
+        env={"FORCE_CUDA_EXTENSION": "1"},
+    ),
+    Project(
+        "torch-points-kernels", "0.7.0", "a93d6c69fe2035e81c066b6ca6d2264cecdb368677152a231a69f686f00f6571",
+        "setup.py (no ninja)", "a CUDA and a C++ extension, point-cloud kernels, atomicAdd", SETUP_PY,
+        env={"FORCE_CUDA": "1"},
+    ),
+    Project(
+        "pytorch-block-sparse", "0.1.2", "ca4a5c1dde96ac01c007f209067b2bbaee311a8699eba1eef712faef7f97df1f",
+        "setup.py (ninja)", "a CUTLASS 1.x tree in the sdist: PTX vector loads (asm volatile), __syncwarp(mask), cuBLAS",
+        SETUP_PY,
+    ),
+    Project(
+        "spatial-correlation-sampler", "0.5.0", "872d720d3740f3caf0d15620af5180af8a1971568f9c7cda3664757262688d11",
+        "setup.py (ninja)", "AT_DISPATCH on Half and BFloat16", SETUP_PY,
+        not_on={"2.14.1": f"its host compiles ask for -std=c++17, and {CXX20}"},
+    ),
+    Project(
+        "chamferdist", "1.0.3", "ac9d3a723329d230bcdd5ee8a01f13632ebae31b2ae221116579637ed57a4567",
+        "setup.py (ninja)", "pytorch3d's KNN dispatch templates, -D__CUDA_NO_HALF* flags", SETUP_PY,
+        env={"FORCE_CUDA": "1"}, not_on={"2.14.1": f"its host compiles ask for -std=c++17, and {CXX20}"},
+    ),
+    Project(
+        "gsplat", "1.5.3", "343f080c470e891ba3c697c03bdf0952cb982d1d535fdc24adb23c2cb4fba906",
+        "load()", "a JIT build through torch's _jit_compile at import: cub BlockReduce, cooperative groups, "
+        "twenty CUDA files", ("{python}", "{jit_script}"),
+        jit="import gsplat.cuda._backend as backend\nassert backend._C is not None, 'gsplat did not build'\n",
     ),
 )  # fmt: skip
-"""Projects tried whose stock build fails on this machine (each note says why), so a build through
+"""The projects the tests build (``-m real``), each against every torch but those of :attr:`Project.not_on`."""
+
+STOCK_FAILS = (
+    Project(
+        "warp-rnnt", "0.7.0", "d50d34defc1377856bbf79b854bc2699bb87f5e48d82f5eb0151e610782d98a5",
+        "setup.py (ninja)", "warp shuffles with 32-lane warps", SETUP_PY,
+        note="its setup.py refuses to build without a visible GPU (`torch.cuda.is_available()`): no build here, stock or not",
+    ),
+)  # fmt: skip
+"""Projects tried whose stock build cannot run on this machine (each note says why), so a build through
 torchada could prove nothing; ``benchmarks/real_projects.py --project KEY`` still builds them, and the
 translation-damage test reads their sources."""
 
@@ -197,9 +287,9 @@ def fetch_sdist(project: Project) -> Path:
 # -- the build environment --------------------------------------------------------------------------
 
 
-def build_venv() -> Path:
-    """A venv with the CUDA build of torch and this checkout of torchada (installed editable)."""
-    return cached_venv(f"build-venv-{CUDA_TORCH.replace('==', '-')}", BUILD_REQUIREMENTS)
+def build_venv(torch: Torch = TORCH_2_14_1) -> Path:
+    """A venv with the CUDA build of ``torch`` and this checkout of torchada (installed editable)."""
+    return torch.venv()
 
 
 @dataclass(frozen=True)
@@ -356,23 +446,26 @@ def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
     return " ".join(w if w == "&&" else shlex.quote(w) for w in words)
 
 
-def build_environment(mode: str, work: Path, venv: Path, musa_standin: Path | None) -> dict[str, str]:
-    """This process's environment less what would change a build, plus the mode's settings."""
+def build_environment(
+    mode: str, work: Path, venv: Path, musa_standin: Path | None, torch: Torch = TORCH_2_14_1
+) -> dict[str, str]:
+    """This process's environment less what would change a build, plus the mode's settings for a
+    build against ``torch`` (whose CUDA toolkit is the stock compiler and the one loopback runs)."""
     cleared = ("TORCHADA_", "TORCH_", "MUSA_", "NVCC_", "PYTEST_", "CMAKE_", "CUDA")
     env = {k: v for k, v in os.environ.items() if not k.startswith(cleared)}
     for name in ("CC", "CXX", "CUDACXX", "PYTHONPATH", "VIRTUAL_ENV", "CPATH", "LIBRARY_PATH"):
         env.pop(name, None)
     wheels = wheel_toolkit(venv)
+    cuda_home = torch.cuda_home()
     env.update(
-        PATH=os.pathsep.join([str(venv / "bin"), "/usr/local/cuda/bin", env.get("PATH", "")]),
-        CUDA_HOME="/usr/local/cuda",
+        PATH=os.pathsep.join([str(venv / "bin"), str(cuda_home / "bin"), env.get("PATH", "")]),
+        CUDA_HOME=str(cuda_home),
         # The machine's CUDA has only the runtime; cuBLAS, cuSPARSE & co. come from the wheels of torch's venv.
         CPATH=os.pathsep.join(str(d) for d in wheels.include_dirs),
         LIBRARY_PATH=str(wheels.link_dir),
         CMAKE_LIBRARY_PATH=str(wheels.link_dir),  # find_package(Torch) looks for nvrtc & co.
         LD_LIBRARY_PATH=os.pathsep.join(str(d) for d in wheels.library_dirs),
         TORCH_CUDA_ARCH_LIST=CUDA_ARCH,
-        TORCH_MUSA_ARCH_LIST="22",
         MAX_JOBS="2",
         TORCH_EXTENSIONS_DIR=str(work / "torch-extensions"),
         TORCHADA_CACHE_DIR=str(work / "torchada-cache"),
@@ -381,10 +474,11 @@ def build_environment(mode: str, work: Path, venv: Path, musa_standin: Path | No
     )
     if mode == "loopback":
         env["TORCHADA_BACKEND"] = "loopback"
-    if mode == "musa":
+    if musa_arch(mode):
         assert musa_standin is not None
         standins = host_compiler_standins(work / "host-compilers")
         env.update(
+            TORCH_MUSA_ARCH_LIST=musa_arch(mode) or "",  # before any architecture a build asks for (mcc.py)
             MUSA_HOME=str(musa_standin / "musa"),
             PYTHONPATH=str(musa_standin / "site"),
             STANDIN_MCC_LOG=str(work / "mcc.log"),
@@ -394,11 +488,14 @@ def build_environment(mode: str, work: Path, venv: Path, musa_standin: Path | No
     return env
 
 
-def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin: Path | None = None) -> BuildResult:
-    """Build ``project`` once in ``mode`` from a fresh copy of its sdist under ``work/mode``."""
+def run_build(
+    project: Project, mode: str, work: Path, torch: Torch, musa_standin: Path | None = None
+) -> BuildResult:
+    """Build ``project`` against ``torch`` once in ``mode`` from a fresh copy of its sdist under ``work/mode``."""
     work = work / mode
+    venv = torch.venv()
     source = unpack(fetch_sdist(project), work / "src")
-    env = build_environment(mode, work, venv, musa_standin)
+    env = build_environment(mode, work, venv, musa_standin, torch)
     python = str(venv / "bin" / "python")
     nvcc = "nvcc" if mode == "stock" else str(venv / "bin" / "torchada-nvcc")
     fill = {"python": python, "jit_script": str(work / "jit_build.py"), "toolchain": "", "nvcc": nvcc}
@@ -411,8 +508,8 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
         Path(fill["jit_script"]).write_text("import os, sys\nsys.path.insert(0, os.getcwd())\n" + project.jit)
     command = _command(project, mode, fill)
     start = time.perf_counter()
-    if mode == "musa" and project.route in CMAKE_ROUTES:
-        loopback = {**build_environment("loopback", work, venv, None), **{k: env[k] for k in project.env}}
+    if musa_arch(mode) and project.route in CMAKE_ROUTES:
+        loopback = {**build_environment("loopback", work, venv, None, torch), **{k: env[k] for k in project.env}}
         done = _cmake_musa_dry_run(command, source, loopback, env, work / "mcc.log")
     else:
         done = subprocess.run(
@@ -429,7 +526,7 @@ def run_build(project: Project, mode: str, work: Path, venv: Path, musa_standin:
     planned = [e for db in source.rglob("compile_commands.json") for e in json.loads(db.read_text())]
     result.planned_units = len(planned)
     result.planned_cuda_units = sum(str(e.get("file", "")).endswith(".cu") for e in planned)
-    if mode == "musa":
+    if musa_arch(mode):
         sources = {Path(a).name for call in _read_json_lines(work / "mcc.log") if "-c" in call["argv"]
                    for a in call["argv"] if a.endswith((".cu", ".mu")) and not a.startswith("-")
                    and not Path(a).name.startswith("CMakeCUDACompiler")}  # fmt: skip
@@ -478,7 +575,8 @@ def _read_json_lines(path: Path) -> list[dict[str, Any]]:
 
 
 def run_project(
-    project: Project, work: Path, venv: Path, musa_standin: Path, modes: Sequence[str] = MODES
+    project: Project, work: Path, torch: Torch, musa_standin: Path, modes: Sequence[str] = MODES
 ) -> dict[str, BuildResult]:
-    """``{mode: BuildResult}`` for one project, the modes one after another."""
-    return {mode: run_build(project, mode, work / project.key, venv, musa_standin) for mode in modes}
+    """``{mode: BuildResult}`` for one project against ``torch``, the modes one after another."""
+    work = work / f"torch-{torch.version}" / project.key
+    return {mode: run_build(project, mode, work, torch, musa_standin) for mode in modes}

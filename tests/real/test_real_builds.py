@@ -6,40 +6,43 @@ The full table, with timings against the stock build, is ``python benchmarks/rea
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
-from corpus import CORPUS, MODES, BuildResult, Project, fetch_sdist, run_project
+from corpus import CORPUS, MODES, TORCHES, BuildResult, Project, Torch, fetch_sdist, musa_arch, run_project
 from musa_standin import make_musa_standin
 
 pytestmark = [pytest.mark.network, pytest.mark.nvcc, pytest.mark.slow]
 
 
 def _params() -> list[object]:
-    """Each project with the modes of its CI slice, and with every mode under ``-m real``."""
+    """Each project against each torch it builds on (``-m real``); its CI slice also without ``-m real``."""
     params = []
-    for project in CORPUS:
-        if project.ci:
-            marks = [pytest.mark.real, pytest.mark.ci_slice]
-            params.append(pytest.param((project, project.ci), id=f"{project.key}-ci", marks=marks))
-        if project.ci != MODES:
-            params.append(pytest.param((project, MODES), id=project.key, marks=[pytest.mark.real]))
+    for torch in TORCHES:
+        for project in (p for p in CORPUS if torch.version not in p.not_on):
+            marks = [pytest.mark.real, *([pytest.mark.ci_slice] if project.ci == torch.version else [])]
+            params.append(pytest.param((project, torch), id=f"{project.key}-torch-{torch.version}", marks=marks))
     return params
 
 
 @pytest.fixture(scope="module", params=_params())
-def built(request: pytest.FixtureRequest, venv: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
     project: Project
-    project, modes = request.param
+    torch: Torch
+    project, torch = request.param
     try:
         fetch_sdist(project)
     except OSError as error:
         pytest.skip(f"cannot fetch {project.key} from PyPI: {error}")
     if shutil.which("cmake") is None and project.build[0] == "cmake":
         pytest.skip("cmake is not on PATH")
+    try:
+        torch.venv()
+        torch.cuda_home()
+    except (OSError, RuntimeError) as error:
+        pytest.skip(f"cannot make the build venv or CUDA toolkit of torch {torch.version}: {error}")
     work = tmp_path_factory.mktemp("real")
     standin = make_musa_standin(work / "musa-standin")
-    return run_project(project, work, venv, standin.home.parent, modes)
+    return run_project(project, work, torch, standin.home.parent, MODES)
 
 
 def expected_units(built: dict[str, BuildResult]) -> tuple[int, int]:
@@ -52,8 +55,6 @@ def expected_units(built: dict[str, BuildResult]) -> tuple[int, int]:
 
 
 def test_stock_build_is_the_baseline(built: dict[str, BuildResult]) -> None:
-    if "stock" not in built:
-        pytest.skip("the CI slice of this project leaves the stock build to the full run (-m real)")
     stock = built["stock"]
     assert stock.ok, f"the stock build fails here, so the others prove nothing: {stock.first_error}\n{stock.log[-3000:]}"
     assert stock.units > 0
@@ -65,10 +66,18 @@ def test_loopback_builds_every_unit(built: dict[str, BuildResult]) -> None:
     assert (loopback.units, loopback.cuda_units) == expected_units(built)
 
 
-def test_every_cuda_unit_reaches_mcc(built: dict[str, BuildResult]) -> None:
-    if "musa" not in built:
-        pytest.skip("this project's slice has no MUSA dry-run (its note in tests/real/corpus.py says why)")
-    musa = built["musa"]
+@pytest.mark.parametrize("mode", [m for m in MODES if musa_arch(m)])
+def test_every_cuda_unit_reaches_mcc(built: dict[str, BuildResult], mode: str) -> None:
+    musa = built[mode]
     assert musa.ok, f"{musa.first_error}\n{musa.log[-4000:]}"
     assert musa.refused_options == []
     assert musa.mcc_units == expected_units(built)[1], f"{musa.first_error}\n{musa.log[-4000:]}"
+
+
+def test_warp_findings_follow_the_architecture(built: dict[str, BuildResult]) -> None:
+    """A 32-lane warp assumption (TA1201) is a finding for mp_22's 128-lane warps, not for mp_31's 32;
+    every other finding is the same for both."""
+    wide, narrow = (built[f"musa-{arch}"].findings for arch in ("mp_22", "mp_31"))
+    assert "TA1201" not in narrow
+    assert {k: v for k, v in wide.items() if k != "TA1201"} == narrow
+    assert wide.get("TA1201", 0) == built["loopback"].findings.get("TA1201", 0)
