@@ -1,42 +1,18 @@
 """Findings: what the translator could not translate, or translated but a human should check.
 
-Each rule has a stable ID. Findings are values; the command-line tools decide how to show them
+Each rule has a stable ID, in the one registry of TA IDs (``torchada_build/core/diagnostics.py``).
+Findings are values; the command-line tools decide how to show them
 (gcc-style lines or JSON) and what they do to the exit status.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from torchada_build.core.diagnostics import RULES, Rule, Severity
+
 __all__ = ["RULES", "Finding", "Rule", "Severity", "findings_markdown"]
-
-
-class Severity(enum.Enum):
-    WARNING = "warning"
-    ERROR = "error"
-
-
-class Rule(NamedTuple):
-    id: str
-    severity: Severity
-    summary: str
-
-
-RULES: dict[str, Rule] = {
-    rule.id: rule
-    for rule in (
-        Rule("TA1001", Severity.ERROR, "a CUDA API with no MUSA counterpart"),
-        Rule("TA1002", Severity.WARNING, "a CUDA API that needs a human to port it (the note says what to do)"),
-        Rule("TA1003", Severity.ERROR, "a CUDA header with no MUSA counterpart"),
-        Rule("TA1004", Severity.WARNING, "a CUDA-style name that the mapping database does not know"),
-        Rule("TA1101", Severity.ERROR, "inline assembly in device code (PTX), which mcc cannot compile (left as is)"),
-        Rule("TA1201", Severity.WARNING, "code that assumes 32-lane warps"),
-        Rule("TA1301", Severity.WARNING, "`__CUDA_ARCH__` used as a number, not compared with a literal"),
-        Rule("TA1302", Severity.WARNING, "an architecture comparison with no exact MUSA counterpart"),
-    )
-}
 
 
 class Finding(NamedTuple):
@@ -76,11 +52,7 @@ def findings_markdown(corpus: Mapping[str, Mapping[str, Mapping[str, int]]], war
         "## Findings",
         "",
         "Findings are about the code being translated: `file:line:col: warning: … [TA1201]`, or JSON",
-        "(`--findings-format json`). Each has a stable ID:",
-        "",
-        "| ID | severity | what |",
-        "|---|---|---|",
-        *(f"| {r.id} | {r.severity.value} | {r.summary} |" for r in RULES.values()),
+        "(`--findings-format json`); the table above gives each ID.",
         "",
         "TA1101 is reported on every `asm` statement whose template is not host assembly (x86, ARM) or empty,",
         "whatever its string literals hold (a template split over many literals, video instructions, a macro).",

@@ -1,5 +1,5 @@
-"""The diagnostics table: unique IDs in order, every row raised by some product code, and the line a
-user sees carries the message, the remedy and the ID."""
+"""The registry of TA IDs: unique IDs in order, every ID a product file prints registered, every
+diagnostic raised by some product code, and the line a user sees carries the message, the remedy and the ID."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from torchada_build.core import diagnostics
-from torchada_build.core.diagnostics import DIAGNOSTICS
+from torchada_build.core.diagnostics import DIAGNOSTICS, RULES, registered_ids
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("compilers", "hipify_like", "runtime", "torchada_build")
@@ -21,6 +21,16 @@ def test_ids_are_unique_and_in_order() -> None:
     assert all(re.fullmatch(r"TA2\d{3}", i) for i in ids)
     named = {name for name, value in vars(diagnostics).items() if isinstance(value, diagnostics.Diagnostic)}
     assert len(named) == len(DIAGNOSTICS)
+
+
+def test_one_registry_holds_every_id_the_code_names() -> None:
+    """A finding's rule and a diagnostic share one namespace: an ID used anywhere is registered once."""
+    ids = registered_ids()
+    assert len(ids) == len(set(ids)) and list(RULES) == sorted(RULES)
+    assert all(re.fullmatch(r"TA1\d{3}", i) for i in RULES)
+    named = {m for package in PACKAGES for p in (REPO / package).rglob("*.py")
+             for m in re.findall(r"\bTA[12]\d{3}\b", p.read_text())}  # fmt: skip
+    assert named - set(ids) == set(), "IDs named in the code that the registry lacks"
 
 
 def test_every_row_is_raised_somewhere() -> None:
