@@ -119,8 +119,8 @@ class Treatment:
     stage: Stage = _NO_STAGE
     """Who acts on the option; none for a dropped or unsupported one."""
     spelling: tuple[str, ...] = ()
-    """The backend's words for one value, ``{}`` standing for it (``-O{}``); empty when the stage
-    renders it otherwise."""
+    """The backend's words for one value, ``{}`` standing for it (``-O{}``), on each compile (compile
+    and device stages) and on the host link (link stage); empty when the stage renders it otherwise."""
 
     def spell(self, values: tuple[str, ...] | list[str]) -> list[str]:
         """The spelling once per value (once for a flag).

@@ -23,7 +23,7 @@ from ..cmdline import shell_words
 from ..dbfacts import DbFacts, get_db_facts
 from ..errors import ToolNotFoundError, UnsupportedOptionError
 from ..identity import CUDA_VERSION
-from ..options import Action, Option, Treatment
+from ..options import Action, Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
 from ..request import Input, Language, Phase, Request
 from ..units import CachedUnit
@@ -309,9 +309,9 @@ class TranslatingToolchain(Toolchain, abc.ABC):
         argv = [self.host_compiler(ctx), *host_compiler_words(parsed)]
         argv += parsed.forwarded(ArgKind.TO_HOST_LINKER)
         argv += ["-Wl,--start-group", *objects]
-        for flag, option in (("-shared", "--shared"), ("-r", "--relocatable-link"), ("-pg", "--profile")):
-            if parsed.has(option):
-                argv.append(flag)
+        for arg in parsed.args:  # the options the table spells for the link (-shared, -r, -pg)
+            if arg.option is not None and Stage.LINK in (treatment := self.treatment(arg.option)).stage:
+                argv += treatment.spell(arg.values)
         for item in parsed.values("--linker-options"):
             argv += ["-Xlinker", item]
         argv += [f"-L{d}" for d in parsed.values("--library-path")]

@@ -176,7 +176,7 @@ def test_mcc_treatment(row: dict[str, str], driver, project: Path, monkeypatch: 
         result = driver(["--dryrun", *COMPILE, *words])
         assert result.returncode == 0, result.stderr
         assert _compile_line(result.stderr) == _compile_line(baseline.stderr)
-    elif option.mcc.spelling:
+    elif option.mcc.spelling and option.mcc.stage & (Stage.COMPILE | Stage.DEVICE):
         words = _forms(option, _sample(option))[0][0]
         spelled = " ".join(option.mcc.spell(parse_args(words, environ={}).args[0].values))
         result = driver(["--dryrun", *COMPILE, *words])
