@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .memo import MemoWriter
     from .parse import ParsedArgs
     from .toolchains.base import BuildContext, TranslatingToolchain
+    from .units import CachedUnit
 
 __all__ = ["main"]
 
@@ -137,7 +138,8 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
     if echo:
         lines = [arch_line(n, toolchain.arch_note(ctx, n)) for n in toolchain.reported_arches(ctx)]
         print("\n".join(lines), file=sys.stderr, flush=True)
-    jobs = plan_jobs(ctx, toolchain, prepare(ctx, toolchain, write=execute))
+    prepared = prepare(ctx, toolchain, write=execute)
+    jobs = plan_jobs(ctx, toolchain, prepared)
     if parsed.has("--clean-targets"):
         jobs = clean_jobs(ctx, jobs)
     elif execute:
@@ -146,24 +148,27 @@ def _drive(argv: Sequence[str], environ: Mapping[str, str], choice: BackendChoic
         try:
             run_jobs(jobs, echo=echo, execute=execute, environ=environ)
         except UntranslatedReadError:  # recorded: the units translate them now
-            jobs = plan_jobs(ctx, toolchain, prepare(ctx, toolchain, write=execute))
+            prepared = prepare(ctx, toolchain, write=execute)
+            jobs = plan_jobs(ctx, toolchain, prepared)
             run_jobs(jobs, echo=echo, execute=execute, environ=environ)
         if execute and not echo:
-            _remember(memo, ctx, toolchain, jobs)
+            _remember(memo, ctx, toolchain, jobs, [unit for _, unit in prepared.units.values()])
     finally:
         if execute or reads_stdin:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
-def _remember(memo: MemoWriter, ctx: BuildContext, toolchain: TranslatingToolchain, jobs: list[Job]) -> None:
+def _remember(
+    memo: MemoWriter, ctx: BuildContext, toolchain: TranslatingToolchain, jobs: list[Job], units: list[CachedUnit]
+) -> None:
     """Write the memo of a compile that succeeded: its commands and what they were planned from."""
     if toolchain.depends_on_device(ctx):
         return
     memo.discovery(ctx.environ)
     for path in ctx.parsed.values("--options-file"):
         memo.watch(path)
-    memo.jobs(jobs, str(ctx.workdir))
+    memo.jobs(jobs, units, str(ctx.workdir))
     memo.write()
 
 

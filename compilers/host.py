@@ -32,7 +32,7 @@ from .toolchains import make_translating_toolchain
 from .toolchains.base import host_searches, redirect_host_words
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
 
-__all__ = ["is_host_compile", "plan_host_compile"]
+__all__ = ["HostPlan", "is_host_compile", "plan_host_compile"]
 
 _HOST_LANGUAGES = frozenset({"c", "c++"})
 _COMPILERS_NOT_HOST = frozenset({"nvcc", "torchada-nvcc", "mcc", "hipcc"})
@@ -131,21 +131,30 @@ def _rewritten(scan: _Scan, unit: CachedUnit, before: list[str], after: list[str
     return [*words[:first_option], *before, *redirect_host_words(unit, words[first_option:]), *originals, *after]
 
 
-def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> list[Job]:
+@dataclass(frozen=True)
+class HostPlan:
+    """What :func:`plan_host_compile` prepared and planned."""
+
+    jobs: list[Job]
+    units: tuple[CachedUnit, ...]
+    """The translated unit (none where ``words`` run unchanged)."""
+
+
+def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[str, str]) -> HostPlan:
     """The jobs to run in place of ``words``: translate (its findings print), then the compile of the
     translation and the rewrite of its dependency file; or ``words`` unchanged (on the ``nvcc``
     backend, which is CUDA's own toolchain, always)."""
     if backend is Backend.NVCC or not is_host_compile(words):
-        return [Job(JobKind.COMPILE, tuple(words))]
+        return HostPlan([Job(JobKind.COMPILE, tuple(words))], ())
     scan = _scan(words)
     source = scan.words[scan.sources[0]]
     include_dirs, pre_include_values = host_searches(scan.words)
     request = UnitRequest.of(_absolute(source), [_absolute(d) for d in include_dirs], pre_include_values)
     cache_dir = open_cache_dir(environ)
     unit = get_unit(request, cache_dir)
-    jobs = [Job(JobKind.TRANSLATE, translate_command(request), report=lambda executing: _report(unit, executing), unit=unit)]
+    jobs = [Job(JobKind.TRANSLATE, translate_command(request), report=lambda executing: _report(unit, executing))]
     if unit.cuda_free:
-        return [*jobs, Job(JobKind.COMPILE, tuple(words))]
+        return HostPlan([*jobs, Job(JobKind.COMPILE, tuple(words))], (unit,))
     before, after = make_translating_toolchain(backend, environ).host_flags(cache_dir, unit)
     depfile = _depfile(scan)
     check = None
@@ -156,7 +165,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     if depfile is not None:
         rewrite = unit.rewrite(str(depfile), str(depfile), None, "-MP" in scan.words, str(request.source))
         jobs.append(Job(JobKind.FILTER_DEPENDENCIES, (), rewrite=rewrite, display=f"-- Filter Dependencies -- > {depfile}"))
-    return jobs
+    return HostPlan(jobs, (unit,))
 
 
 def _report(unit: CachedUnit, executing: bool) -> None:

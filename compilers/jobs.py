@@ -23,7 +23,6 @@ from .request import Phase
 if TYPE_CHECKING:
     from .depfile import DependencyRewrite
     from .reads import ReadsCheck
-    from .units import CachedUnit
 
 __all__ = ["Job", "JobKind", "run_jobs"]
 
@@ -59,8 +58,6 @@ class Job:
     by planning), given whether the plan executes: a dry run prints what the build would."""
     rewrite: DependencyRewrite | None = None
     """The dependency file written again naming the original files, instead of running ``argv``."""
-    unit: CachedUnit | None = field(default=None, compare=False)
-    """The translate job's unit (its translation is done by the time the plan exists)."""
     display: str | None = None
     """What ``#$`` shows when ``argv`` is not the command (nvcc's ``-- Filter Dependencies --``)."""
     check: ReadsCheck | None = field(default=None, compare=False)

@@ -298,14 +298,16 @@ class MemoWriter:
         self.watch_cache_paths(words)
         self.steps.append(("run", words))
 
-    def jobs(self, jobs: Sequence[Job], workdir: str | None = None) -> None:
-        """Record a compile's jobs: each unit translated (what it was decided by), each command, each
-        dependency rewrite; any other job (a link, an archive) makes the memo unsafe."""
+    def jobs(self, jobs: Sequence[Job], units: Iterable[CachedUnit], workdir: str | None = None) -> None:
+        """Record a compile: each unit its plan translated (what it was decided by), and its jobs: each
+        command, each dependency rewrite; any other job (a link, an archive) makes the memo unsafe."""
+        for unit in units:
+            self.unit(unit)
         for job in jobs:
             if not job.kind.replayed:
                 self.usable = False
-            elif job.unit is not None:
-                self.unit(job.unit)
+            elif job.kind.value == "translate":  # done by preparing: its unit is among ``units``
+                continue
             elif job.rewrite is not None:
                 self.rewrite(job.rewrite, workdir)
             elif job.check is not None and job.check.flags:  # a replay reads what the checked compile read

@@ -116,8 +116,7 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: P
                  obj: str | None) -> list[Job]:  # fmt: skip
     request = ctx.request
     unit_req, unit = prepared.units[index]
-    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), report=lambda executing: _report_findings(ctx, toolchain, unit, executing),
-                unit=unit)]
+    jobs = [Job(JobKind.TRANSLATE, translate_command(unit_req), report=lambda executing: _report_findings(ctx, toolchain, unit, executing))]
     deps = request.dependencies
     if request.phase is Phase.PREPROCESS:
         step = CompileStep(source, unit, Phase.PREPROCESS, request.output)

@@ -73,17 +73,17 @@ def _plan_and_run(argv: list[str]) -> int:
     memo = MemoWriter(_MEMO, argv, os.environ)
     try:
         backend = Backend(options.backend) if options.backend else select_backend([], os.environ)
-        jobs = plan_host_compile(command, backend, os.environ)
+        plan = plan_host_compile(command, backend, os.environ)
         if options.print:
-            print(shlex.join(next(job for job in jobs if job.kind is JobKind.COMPILE).argv))
+            print(shlex.join(next(job for job in plan.jobs if job.kind is JobKind.COMPILE).argv))
             return 0
         try:
-            run_jobs(jobs, echo=False, execute=True, environ=os.environ)
+            run_jobs(plan.jobs, echo=False, execute=True, environ=os.environ)
         except UntranslatedReadError:  # recorded: the unit translates them now
-            jobs = plan_host_compile(command, backend, os.environ)
-            run_jobs(jobs, echo=False, execute=True, environ=os.environ)
+            plan = plan_host_compile(command, backend, os.environ)
+            run_jobs(plan.jobs, echo=False, execute=True, environ=os.environ)
         memo.discovery(os.environ)
-        memo.jobs(jobs)
+        memo.jobs(plan.jobs, plan.units)
         memo.write()
     except FailedProcessError as error:
         return error.returncode

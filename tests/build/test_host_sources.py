@@ -64,8 +64,9 @@ def test_loopback_compile_of_a_host_file_with_the_real_compiler(
 ) -> None:
     monkeypatch.chdir(project)
     command = ["c++", "-MMD", "-MP", "-MF", "k.o.d", "-Iinc", "-c", "k.cpp", "-o", "k.o"]
-    translate, compile_job, rewrite = plan_host_compile(command, Backend.LOOPBACK, loopback_env)
-    unit, argv = translate.unit, compile_job.argv
+    plan = plan_host_compile(command, Backend.LOOPBACK, loopback_env)
+    translate, compile_job, rewrite = plan.jobs
+    (unit,), argv = plan.units, compile_job.argv
     assert [job.kind for job in (translate, compile_job, rewrite)] == [JobKind.TRANSLATE, JobKind.COMPILE,
                                                                         JobKind.FILTER_DEPENDENCIES]  # fmt: skip
     assert unit is not None and rewrite.rewrite is not None and argv[0] == "c++"
@@ -150,7 +151,7 @@ def test_musa_command_has_the_sdk_include_and_no_prelude(
     project: Path, musa_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(project)
-    _, compile_job = plan_host_compile(["c++", "-Iinc", "-c", "k.cpp", "-o", "k.o"], Backend.MCC, musa_env)
+    _, compile_job = plan_host_compile(["c++", "-Iinc", "-c", "k.cpp", "-o", "k.o"], Backend.MCC, musa_env).jobs
     assert compile_job.argv[-1] == f"-I{Path(musa_env['MUSA_HOME']) / 'include'}"
     assert "-include" not in compile_job.argv
 
@@ -163,9 +164,9 @@ def test_a_file_using_a_cuda_name_that_stays_gets_the_musa_flags(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     (tmp_path / "version.cpp").write_text("long cuda_version() { return CUDA_VERSION; }\n")
     (tmp_path / "plain.cpp").write_text("#include <cmath>\ndouble f(double x) { return std::sqrt(x); }\n")
-    *_, versioned = plan_host_compile(["c++", "-c", "version.cpp"], Backend.MCC, musa_env)
+    *_, versioned = plan_host_compile(["c++", "-c", "version.cpp"], Backend.MCC, musa_env).jobs
     assert "-DCUDA_VERSION=13000" in versioned.argv
-    *_, plain = plan_host_compile(["c++", "-c", "plain.cpp"], Backend.MCC, musa_env)
+    *_, plain = plan_host_compile(["c++", "-c", "plain.cpp"], Backend.MCC, musa_env).jobs
     assert plain.argv == ("c++", "-c", "plain.cpp")
 
 
