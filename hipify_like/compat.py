@@ -11,8 +11,10 @@ code, or is reported by a failing loopback compile):
 
 * names PyTorch itself defines (``PrivateUse1``, ``is_privateuseone``): they are valid as they are;
 * qualified names other than namespaces (``DeviceType::PrivateUse1``) and dispatch keys, for the same
-  reason; a qualified namespace (``at::musa``) becomes a namespace alias, any other renamed name a
-  macro (a namespace such as ``mtmusa`` or ``MUSACachingAllocator`` too, wherever it is nested);
+  reason; a qualified namespace (``at::musa``) becomes a namespace alias, a qualified name whose last
+  name is renamed a macro of that name (``Mp22`` → ``Sm80``: its namespace maps back on its own), any
+  other renamed name a macro (a namespace such as ``mtmusa`` or ``MUSACachingAllocator`` too, wherever
+  it is nested);
 * ``thrust::musa`` only after a Thrust header with a MUSA name (``thrust/system/musa/...``): Thrust's
   ``cuda`` is itself an alias, which cannot be declared ahead in the prelude.
 """
@@ -130,6 +132,13 @@ def render_macro_aliases(db: MappingDB) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _renamed_last(entry: Entry) -> tuple[str, str] | None:
+    """A qualified name's last CUDA and MUSA names where they differ (a CUTLASS architecture tag: its
+    namespace maps back as a namespace does); None where they are the same."""
+    cuda, musa = entry.cuda.rsplit("::", 1)[1], entry.musa.rsplit("::", 1)[1]
+    return (cuda, musa) if cuda != musa else None
+
+
 def render_prelude(db: MappingDB, arch: ArchTable) -> str:
     lines = [_HEADER_LINE.format(version=db.version).rstrip(), "#pragma once", ""]
     lines += _arch_lines(arch)
@@ -140,6 +149,8 @@ def render_prelude(db: MappingDB, arch: ArchTable) -> str:
         if "::" in entry.cuda:
             if entry.kind is Kind.NAMESPACE and entry.library not in _ALIASED_NAMESPACES:
                 namespaces += _namespace_lines(entry)
+            elif entry.kind is not Kind.NAMESPACE and (last := _renamed_last(entry)) is not None:
+                lines.append(f"#define {last[1]} {last[0]}")  # mutlass::arch::Mp22 → cutlass::arch::Sm80
             continue
         if entry.cuda.startswith("."):  # a member: the macro renames the member name
             musa, entry = musa[1:], entry._replace(cuda=entry.cuda[1:])

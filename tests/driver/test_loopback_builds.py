@@ -225,3 +225,19 @@ def test_pytorchs_own_spellings_of_a_cuda_test_map_back(tmp_path: Path, cache_di
         shown = run_cli([*flags, "--dryrun", "-c", f"{name}.cu"], env=env, cwd=tmp_path)
         assert (f"/{TORCH_ALIASES} " in shown.stderr) is expected, shown.stderr
         assert "TensorBase.h" not in shown.stderr  # nothing of torch's is included ahead of the unit
+
+
+def test_a_cutlass_architecture_tag_compiles_back(tmp_path: Path, cache_dir: Path, nvcc: str) -> None:  # noqa: ARG001
+    """A project that carries its own CUTLASS (grouped_gemm's third_party/cutlass) names ``cutlass::arch::Sm80``,
+    which translates to MUTLASS's ``mutlass::arch::Mp22``: loopback must compile it as ``Sm80`` again."""
+    (tmp_path / "inc" / "cutlass" / "arch").mkdir(parents=True)
+    (tmp_path / "inc" / "cutlass" / "arch" / "arch.h").write_text(
+        "#pragma once\nnamespace cutlass { namespace arch { struct Sm80 { static int const kMin = 80; }; } }\n"
+    )
+    (tmp_path / "k.cu").write_text(
+        '#include "cutlass/arch/arch.h"\nstatic_assert(::cutlass::arch::Sm80::kMin == 80, "");\n'
+    )
+    result = run_cli(["-Iinc", "-c", "k.cu", "-o", "k.o"], env=cli_env(cache_dir, "loopback"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "mutlass::arch::Mp22" in result.stderr  # the finding: a MUSA kernel must be re-tuned
+    assert (tmp_path / "k.o").is_file()
