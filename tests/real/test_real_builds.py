@@ -80,4 +80,4 @@ def test_warp_findings_follow_the_architecture(built: dict[str, BuildResult]) ->
     wide, narrow = (built[f"musa-{arch}"].findings for arch in ("mp_22", "mp_31"))
     assert "TA1201" not in narrow
     assert {k: v for k, v in wide.items() if k != "TA1201"} == narrow
-    assert wide.get("TA1201", 0) == built["loopback"].findings.get("TA1201", 0)
+    assert ("TA1201" in wide) == ("TA1201" in built["loopback"].findings)  # a CMake dry-run replays its CUDA units only
