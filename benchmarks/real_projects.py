@@ -115,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="where builds go (default: a temporary folder)")
     parser.add_argument("--doc-only", action="store_true", help=f"rewrite {DOC.name} from {RESULTS.name}, build nothing")
     args = parser.parse_args(argv)
-    recorded = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    keys = {p.key for p in corpus.CORPUS}
+    recorded = {torch: {k: v for k, v in runs.items() if k in keys}  # a project since left out is dropped
+                for torch, runs in (json.loads(RESULTS.read_text()) if RESULTS.exists() else {}).items()}  # fmt: skip
     if args.doc_only:
         write_doc(recorded)
         return 0
