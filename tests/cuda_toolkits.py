@@ -8,6 +8,8 @@ libdevice but neither ``nvcc`` nor ``cicc``. Debian's non-free section packages 
 binaries (trixie's ``nvidia-cuda-toolkit``): :func:`cuda_12_home` lays those out as NVIDIA's installer
 does (``bin/``, ``nvvm/``, ``include/``, ``lib64/``), with NVIDIA's CCCL wheel for cub and thrust, which
 Debian packages apart. Every file is pinned by sha256 (``docs/real_projects.md`` says why this one).
+Debian's pool keeps a package while a trixie release carries it: when it is gone, the tests that need
+this toolkit skip and say so, and the pins here move to the package that replaced it.
 """
 
 from __future__ import annotations
