@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -30,13 +31,23 @@ RESULTS = REPO / "docs" / "real_projects.json"
 """Each project's latest run in every mode, from which :data:`DOC` is written."""
 
 
+def measured_at() -> str:
+    """The commit the builds run from, ``+changes`` when the tree differs from it but for the results."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+
+    changed = [line for line in git("status", "--porcelain").splitlines() if not line.endswith((DOC.name, RESULTS.name))]
+    return git("rev-parse", "--short=10", "HEAD") + ("+changes" if changed else "")
+
+
 def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] | None) -> str:
     name = f"{project.name} {project.version}"
     if torch.version in project.not_on:
-        return f"| {name} | {project.route} | not built: {project.not_on[torch.version]} (not torchada's doing) |" + " |" * 7
+        return f"| {name} | {project.route} | not built: {project.not_on[torch.version]} (not torchada's doing) |" + " |" * 8
     if results is None or set(results) != set(corpus.MODES):
-        return f"| {name} | {project.route} | not run yet |" + " |" * 7
-    stock, loopback, *musa = (corpus.BuildResult(**results[m]) for m in corpus.MODES)
+        return f"| {name} | {project.route} | not run yet |" + " |" * 8
+    commit = results[corpus.MODES[0]].get("commit", "before 2026-12-07")
+    stock, loopback, *musa = (corpus.BuildResult(**{k: v for k, v in results[m].items() if k != "commit"}) for m in corpus.MODES)
     findings = ", ".join(f"{k} ×{v}" for k, v in loopback.findings.items()) or "none"
     warps = " / ".join(str(m.findings.get("TA1201", 0)) for m in musa)
     ratio = f"{loopback.seconds / stock.seconds:.2f}×" if stock.ok and loopback.ok else "—"
@@ -46,7 +57,7 @@ def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] 
     return (
         f"| {name} | {project.route} | {'builds' if stock.ok else 'fails'} ({stock.units} units, {stock.seconds:.0f} s) "
         f"| {'builds' if loopback.ok else 'fails'} ({loopback.units}/{stock.units} units) | {mcc} "
-        f"| {max(m.host_units_needing_sdk for m in musa)} | {findings} | {warps} | {ratio} | {error[:160] or '—'} |"
+        f"| {max(m.host_units_needing_sdk for m in musa)} | {findings} | {warps} | {ratio} | {error[:160] or '—'} | {commit} |"
     )
 
 
@@ -87,6 +98,9 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
         "* **findings**: distinct translator findings of the loopback build, by ID; **TA1201** the 32-lane warp",
         "  findings of each MUSA dry-run: mp_22's warps are 128 lanes wide, mp_31's 32, so they apply to mp_22 only.",
         "* **time**: loopback wall time over stock wall time.",
+        "* **commit**: the torchada commit the row was built from. Rows built before 2026-12-07 ran a stand-in",
+        "  mcc whose dependency file named the source alone, so their MUSA dry-runs miss the findings of headers",
+        "  only the compiler's own include search finds; the stand-in now writes what a preprocessor reads.",
     ]
     body: list[str] = []
     for torch in corpus.TORCHES:
@@ -94,8 +108,8 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
         body += [
             "", f"## torch {torch.version}", "",
             f"| project | route | stock | loopback | mcc units ({' / '.join(corpus.MUSA_ARCHES)}) | host units needing the SDK "
-            f"| findings | TA1201 ({' / '.join(corpus.MUSA_ARCHES)}) | time | first error |",
-            "|---|---|---|---|---|---|---|---|---|---|",
+            f"| findings | TA1201 ({' / '.join(corpus.MUSA_ARCHES)}) | time | first error | commit |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
             *(_row(p, torch, runs.get(p.key)) for p in corpus.CORPUS),
         ]  # fmt: skip
     notes = [f"* **{p.key}** ({p.exercises}): {p.note}." for p in corpus.CORPUS if p.note]
@@ -126,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     modes = args.mode or list(corpus.MODES)
     # A row comes from one run of every mode (the time ratio compares two of them); a partial run prints only.
     record = set(modes) == set(corpus.MODES)
+    commit = measured_at()
     with tempfile.TemporaryDirectory(prefix="torchada-real-") as scratch:
         work = args.work or Path(scratch)
         shutil.rmtree(work / "musa-standin", ignore_errors=True)
@@ -136,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                 for result in results.values():
                     print(json.dumps({"torch": torch.version, **result.to_json()}), flush=True)
                 if record:
-                    recorded.setdefault(torch.version, {})[project.key] = {m: r.to_json() for m, r in results.items()}
+                    recorded.setdefault(torch.version, {})[project.key] = {m: {**r.to_json(), "commit": commit} for m, r in results.items()}
                     RESULTS.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
                     write_doc(recorded)
     return 0

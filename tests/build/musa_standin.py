@@ -55,7 +55,8 @@ sys.meta_path.insert(0, VendorTorchVersion)
 """``site/sitecustomize.py``: Python runs it at start-up from the stand-in's ``site`` on ``PYTHONPATH``."""
 
 MCC = '''#!{python}
-"""Stand-in mcc: records its command line, then writes what a real mcc would write, empty."""
+"""Stand-in mcc: records its command line, then writes what a real mcc would write, empty, and the
+dependency file of what its preprocessor reads."""
 import json, os, subprocess, sys
 
 argv = sys.argv[1:]
@@ -70,7 +71,39 @@ if "--version" in argv:
 def value(flag):
     return argv[argv.index(flag) + 1] if flag in argv and argv.index(flag) + 1 < len(argv) else None
 
-VALUED = {{"-o", "-x", "-MF", "-MT", "-MQ", "-include", "-isystem", "-I", "-D", "-U", "-L", "-Xlinker", "-mllvm"}}
+SEARCH_WORDS = ("-I", "-isystem", "-idirafter", "-iquote", "-include", "-D", "-U")
+
+
+def preprocessor_words():
+    """The words of the command line that steer what the preprocessor reads, for g++."""
+    words, rest = [], iter(argv)
+    for arg in rest:
+        if arg in SEARCH_WORDS:
+            words += [arg, next(rest, "")]
+        elif arg.startswith(("-I", "-D", "-U", "-std=")):
+            words.append(arg)
+    return words
+
+
+def read_by_preprocessor(sources):
+    """What clang's host pass and each device pass read (``__MUSA_ARCH__`` set), as g++'s preprocessor
+    finds it; a header nothing provides is named as it is spelled (``-MG``), as in a generated file."""
+    arches = [a.split("=", 1)[1] for a in argv if a.startswith("--offload-arch=")]
+    passes = [[]] + [["-D__MUSA_ARCH__=" + a.removeprefix("mp_") + "0"] for a in arches]
+    read = dict.fromkeys(sources)
+    for extra in passes:
+        done = subprocess.run(
+            ["g++", "-M", "-MG", "-w", "-x", "c++", "-D__MUSACC__", *preprocessor_words(), *extra, *sources],
+            capture_output=True, text=True)
+        if done.returncode:
+            sys.stderr.write("mcc (stand-in): preprocessing for the dependency file failed\\n" + done.stderr)
+            sys.exit(1)
+        words = done.stdout.replace("\\\\\\n", " ").split()
+        read.update(dict.fromkeys(w for w in words if not w.endswith(":")))
+    return list(read)
+
+
+VALUED = {{"-o", "-x", "-MF", "-MT", "-MQ", "-include", "-isystem", "-idirafter", "-iquote", "-I", "-D", "-U", "-L", "-Xlinker", "-mllvm"}}
 inputs = []
 skip = False
 for arg in argv:
@@ -104,7 +137,7 @@ subprocess.run(command, input=b"int main(void) {{ return 0; }}\\n", check=True)
 depfile = value("-MF")
 if depfile:
     sources = [i for i in inputs if not i.endswith((".o", ".a", ".so"))]
-    open(depfile, "w").write(out + ": " + " ".join(sources) + "\\n")
+    open(depfile, "w").write(out + ": " + " ".join(read_by_preprocessor(sources)) + "\\n")
 '''
 
 
