@@ -26,6 +26,8 @@ sys.path[:0] = [str(REPO / "tests" / "real"), str(REPO / "tests" / "build"), str
 import corpus  # noqa: E402
 from musa_standin import make_musa_standin  # noqa: E402
 
+from torchada_build.core.diagnostics import RULES, Severity  # noqa: E402
+
 DOC = REPO / "docs" / "real_projects.md"
 RESULTS = REPO / "docs" / "real_projects.json"
 """Each project's latest run in every mode, from which :data:`DOC` is written."""
@@ -59,6 +61,19 @@ def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] 
         f"| {'builds' if loopback.ok else 'fails'} ({loopback.units}/{stock.units} units) | {mcc} "
         f"| {max(m.host_units_needing_sdk for m in musa)} | {findings} | {warps} | {ratio} | {error[:160] or '—'} | {commit} |"
     )
+
+
+def _stops(project: corpus.Project, results: dict[str, dict] | None) -> str | None:
+    """What would stop the project's MUSA build: the error-severity findings of its mp_22 dry-run, each
+    with its count and first place; None where it has not run."""
+    dry_run = (results or {}).get(f"musa-{corpus.MUSA_ARCHES[0]}")
+    if dry_run is None or "first_found" not in dry_run:
+        return None
+    stopping = [(i, n) for i, n in dry_run["findings"].items() if RULES[i].severity is Severity.ERROR]
+    if not stopping:
+        return f"* **{project.key}**: nothing the translator can see."
+    said = "; ".join(f"{i} ×{n}, {RULES[i].summary}, first at `{dry_run['first_found'][i]}`" for i, n in stopping)
+    return f"* **{project.key}**: {said}."
 
 
 def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
@@ -112,6 +127,11 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
             "|---|---|---|---|---|---|---|---|---|---|---|",
             *(_row(p, torch, runs.get(p.key)) for p in corpus.CORPUS),
         ]  # fmt: skip
+        stops = [line for p in corpus.CORPUS if (line := _stops(p, runs.get(p.key)))]
+        if stops:
+            body += ["", f"What would stop each build on a MUSA machine, from the {corpus.MUSA_ARCHES[0]} dry-run: the findings",
+                     "of error severity (the driver prints them as warnings and goes on; mcc would not compile the code they", "name):", "",
+                     *stops]  # fmt: skip
     notes = [f"* **{p.key}** ({p.exercises}): {p.note}." for p in corpus.CORPUS if p.note]
     if notes:
         body += ["", "Notes:", "", *notes]

@@ -403,6 +403,8 @@ class BuildResult:
     first_error: str
     findings: dict[str, int]
     """Distinct translator findings (file:line:col and ID) by ID."""
+    first_found: dict[str, str] = field(default_factory=dict)
+    """Each finding ID's first place, ``path:line`` (in path order) relative to the unpacked sdist."""
     planned_units: int = 0
     """The units the build planned, where it says (CMake's ``compile_commands.json``)."""
     planned_cuda_units: int = 0
@@ -441,6 +443,16 @@ def _first_error(output: str) -> str:
 def _findings(output: str) -> dict[str, int]:
     distinct = {(m.group("where"), m.group("id")) for m in FINDING.finditer(output)}
     return dict(sorted(Counter(i for _, i in distinct).items()))
+
+
+def _first_found(output: str, source: Path) -> dict[str, str]:
+    """Each finding ID's first ``path:line`` in path and line order, relative to ``source``."""
+    first: dict[str, tuple[str, int]] = {}
+    for match in FINDING.finditer(output):
+        path, line, _ = match.group("where").rsplit(":", 2)
+        place = (os.path.relpath(path, source) if os.path.isabs(path) else path, int(line))
+        first[match.group("id")] = min(first.get(match.group("id"), place), place)
+    return {i: f"{path}:{line}" for i, (path, line) in sorted(first.items())}
 
 
 def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
@@ -529,7 +541,8 @@ def run_build(
     units, cuda_units = _objects(work)
     result = BuildResult(
         project.key, mode, done.returncode, seconds, units, cuda_units,
-        _first_error(done.stdout) if done.returncode else "", _findings(done.stdout), log=done.stdout,
+        _first_error(done.stdout) if done.returncode else "", _findings(done.stdout),
+        _first_found(done.stdout, source), log=done.stdout,
     )  # fmt: skip
     planned = [e for db in source.rglob("compile_commands.json") for e in json.loads(db.read_text())]
     result.planned_units = len(planned)
