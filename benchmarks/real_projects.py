@@ -160,13 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     modes = args.mode or list(corpus.MODES)
     # A row comes from one run of every mode (the time ratio compares two of them); a partial run prints only.
     record = set(modes) == set(corpus.MODES)
-    commit = measured_at()
     with tempfile.TemporaryDirectory(prefix="torchada-real-") as scratch:
         work = args.work or Path(scratch)
         shutil.rmtree(work / "musa-standin", ignore_errors=True)
         standin = make_musa_standin(work / "musa-standin")
         for torch in torches:
             for project in (p for p in projects if torch.version not in p.not_on):
+                commit = measured_at()
                 results = corpus.run_project(project, work, torch, standin.home.parent, modes)
                 for result in results.values():
                     print(json.dumps({"torch": torch.version, **result.to_json()}), flush=True)
