@@ -513,6 +513,7 @@ def run_build(
 ) -> BuildResult:
     """Build ``project`` against ``torch`` once in ``mode`` from a fresh copy of its sdist under ``work/mode``."""
     work = work / mode
+    shutil.rmtree(work, ignore_errors=True)  # a fresh copy, and no cache or reported findings of an earlier run
     venv = torch.venv()
     source = unpack(fetch_sdist(project), work / "src")
     env = build_environment(mode, work, venv, musa_standin, torch)
