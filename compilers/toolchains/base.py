@@ -106,13 +106,19 @@ _ENVIRONMENT_SEARCHES = {Language.C: ("CPATH", "C_INCLUDE_PATH"), Language.CXX: 
 """The variables gcc and clang search after every ``-I`` (nvcc's host compiler reads a ``.cu`` as C++)."""
 
 
+_NOT_SEARCHES = ("-include-pch",)
+"""Options that begin like a search flag and are not one: clang's precompiled header (its file is no
+forced include of ``-pch``)."""
+
+
 def _host_search_words(words: list[str]) -> list[tuple[str, str | None, bool]]:
     """``words`` as ``(flag, value, joined)``: a search flag or ``-include`` with its directory or file
     (joined to it, or the next word), and any other word with None."""
     parsed: list[tuple[str, str | None, bool]] = []
     rest = iter(words)
     for word in rest:
-        flag = next((f for f in (*_HOST_SEARCH_FLAGS, "-include") if word.startswith(f)), None)
+        searches = (*_HOST_SEARCH_FLAGS, "-include") if word not in _NOT_SEARCHES else ()
+        flag = next((f for f in searches if word.startswith(f)), None)
         value = word[len(flag) :] if flag is not None else None
         joined = bool(value)
         if flag is not None and not value:

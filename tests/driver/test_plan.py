@@ -15,7 +15,7 @@ from torchada_build.compilers.parse import parse_args
 from torchada_build.compilers.plan import Prepared, plan_jobs
 from torchada_build.compilers.request import build_request
 from torchada_build.compilers.toolchains import make_toolchain
-from torchada_build.compilers.toolchains.base import BuildContext
+from torchada_build.compilers.toolchains.base import BuildContext, host_searches
 from torchada_build.compilers.units import CachedUnit, UnitRequest
 
 
@@ -56,3 +56,16 @@ def test_a_dry_run_writes_only_the_translation(tmp_path: Path, backend: str, wri
     assert "toolkit/" in result.stderr, "the link names the toolkit mimic, where it would be"
     assert {p.name for p in (tmp_path / "cache").iterdir()} == written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "k.cu"]
+
+
+@pytest.mark.parametrize(
+    ("words", "directories", "includes"),
+    [
+        (["-Iinc", "-I", "b", "-isystem", "sys", "-iquote", "q", "-idirafter", "late", "-O2"], ["inc", "b", "sys", "q", "late"], []),
+        (["-include", "pre.h", "-includejoined.h"], [], ["pre.h", "joined.h"]),
+        (["-include-pch", "k.pch", "-Iinc"], ["inc"], []),  # clang's precompiled header: no forced include of "-pch"
+        (["-isysroot", "/sdk", "-iwithprefix", "x"], [], []),
+    ],
+)
+def test_host_searches_read_the_host_compilers_words(words: list[str], directories: list[str], includes: list[str]) -> None:
+    assert host_searches(words) == (directories, includes)
