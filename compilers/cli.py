@@ -206,14 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(cmake_lines(choice) if info == "cmake" else info_lines(choice, environ)))
             return 0
         if choice.backend.value != "nvcc" and _asks_version(argv):  # before any toolchain module is imported
-            from .identity import CUDA_VERSION, nvcc_version, version_banner
+            from .identity import CUDA_VERSION, loopback_version, version_banner
+            from .installations import find_cuda
 
-            version = CUDA_VERSION
-            if choice.backend is Backend.LOOPBACK:
-                from .installations import find_cuda
-
-                cuda = find_cuda(environ)
-                version = (nvcc_version(cuda.nvcc_path) if cuda else None) or CUDA_VERSION
+            version = loopback_version(find_cuda(environ)) if choice.backend is Backend.LOOPBACK else CUDA_VERSION
             sys.stdout.write(version_banner(choice.backend.value, version))  # nvcc ignores NVCC_*_FLAGS for --version
             return 0
         toolchain = make_toolchain(choice.backend, environ)

@@ -35,6 +35,8 @@ TYPE_CHECKING = False  # --version imports this module: nothing beyond os
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from .installations import CudaInstallation
+
 __all__ = [
     "CUDA_VERSION",
     "CUDA_VERSION_MACRO",
@@ -42,6 +44,7 @@ __all__ = [
     "VERSION_MACROS",
     "arch_line",
     "library_flags",
+    "loopback_version",
     "nvcc_version",
     "variable_lines",
     "version_banner",
@@ -68,6 +71,11 @@ def nvcc_version(nvcc: str) -> tuple[int, int, int] | None:
     done = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
     match = re.search(r"\bV(\d+)\.(\d+)\.(\d+)", done.stdout)
     return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
+def loopback_version(cuda: CudaInstallation | None) -> tuple[int, int, int]:
+    """What loopback reports: the version of the real nvcc it compiles with, else :data:`CUDA_VERSION`."""
+    return (nvcc_version(cuda.nvcc_path) if cuda else None) or CUDA_VERSION
 
 
 def version_banner(backend: str, version: tuple[int, int, int] = CUDA_VERSION) -> str:

@@ -30,7 +30,7 @@ from ..backends import Backend
 from ..cmdline import shell_words
 from ..dbfacts import DbFacts, translator_fingerprint
 from ..errors import ToolNotFoundError
-from ..identity import CUDA_VERSION, nvcc_version
+from ..identity import loopback_version
 from ..installations import find_cuda
 from ..options import Option, Stage, Treatment
 from ..parse import Arg, ArgKind, ParsedArgs
@@ -172,7 +172,7 @@ class LoopbackToolchain(TranslatingToolchain):
 
     def cuda_version(self) -> tuple[int, int, int]:
         """The real nvcc's: what it compiles with is what a build that checks the version must see."""
-        return (nvcc_version(self.cuda.nvcc_path) if self.cuda else None) or CUDA_VERSION
+        return loopback_version(self.cuda)
 
     def include_dirs(self) -> list[Path]:
         return ([self.cuda.include_dir] if self.cuda else []) + wheel_include_dirs()
