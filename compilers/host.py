@@ -159,7 +159,8 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     depfile = _depfile(scan)
     check = None
     if depfile is not None and unit.manifest is not None:  # what the compiler read, from the rule it writes
-        check = ReadsCheck(str(depfile), str(unit.tree), str(cache_dir), str(unit.manifest), (), frozenset(unit.originals))
+        check = ReadsCheck(str(depfile), str(unit.tree), str(cache_dir), str(unit.manifest), (), frozenset(unit.originals),
+                           tuple(map(str, request.include_dirs)))  # fmt: skip
     output = next((scan.values[i] for i, w in enumerate(scan.words) if w == "-o" and i in scan.values), None)
     jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after)), (output,) if output else (), check=check))
     if depfile is not None:

@@ -103,13 +103,14 @@ def _report_findings(ctx: BuildContext, toolchain: TranslatingToolchain, unit: C
                 print(line, file=sys.stderr)
 
 
-def _reads_check(ctx: BuildContext, step: CompileStep, own: bool) -> ReadsCheck:
+def _reads_check(ctx: BuildContext, step: CompileStep, request: UnitRequest, own: bool) -> ReadsCheck:
     """The check of what ``step``'s compiler read, from its dependency file; ``own``: a file only the check
     asked for."""
     unit = step.unit
     assert unit.manifest is not None and step.depfile is not None
     flags = tuple(dependency_flags(step)) if own else ()
-    return ReadsCheck(step.depfile, str(unit.tree), str(ctx.cache_dir), str(unit.manifest), flags, frozenset(unit.originals))
+    return ReadsCheck(step.depfile, str(unit.tree), str(ctx.cache_dir), str(unit.manifest), flags,
+                      frozenset(unit.originals), tuple(map(str, request.include_dirs)))  # fmt: skip
 
 
 def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: Prepared, index: int, source: Input,
@@ -124,11 +125,11 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: P
         if deps.mode is DependencyMode.NONE:  # what the preprocessor reads, checked before it writes
             depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
             reads = CompileStep(source, unit, Phase.DEPENDENCIES, None, depfile, request.dependency_target(source))
-            check = _reads_check(ctx, reads, own=True)
+            check = _reads_check(ctx, reads, unit_req, own=True)
             return [*jobs, Job(JobKind.DEPENDENCIES, tuple(toolchain.compile_argv(ctx, reads)), check=check), preprocess]
         # -E with -MD/-MMD (nvcc refuses it; gcc writes the rule while preprocessing, and sccache asks
         # for it): the rule comes from a dependencies-only job, as for -M.
-        jobs += _dependency_jobs(ctx, toolchain, index, source, unit, Phase.DEPENDENCIES, None)
+        jobs += _dependency_jobs(ctx, toolchain, index, source, unit_req, unit, Phase.DEPENDENCIES, None)
         return [*jobs, preprocess]
     if request.phase is Phase.DEVICE_ONLY:
         step = CompileStep(source, unit, Phase.DEVICE_ONLY, request.output)
@@ -137,23 +138,23 @@ def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: P
         assert obj is not None
         depfile = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
         step = CompileStep(source, unit, Phase.COMPILE, obj, depfile, obj)
-        compile_job = Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=_reads_check(ctx, step, own=True))
+        compile_job = Job(JobKind.COMPILE, tuple(toolchain.compile_argv(ctx, step)), outputs=(obj,), check=_reads_check(ctx, step, unit_req, own=True))
         return [*jobs, compile_job]
     if deps.mode is DependencyMode.ONLY:
-        return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, Phase.DEPENDENCIES, None)
+        return jobs + _dependency_jobs(ctx, toolchain, index, source, unit_req, unit, Phase.DEPENDENCIES, None)
     assert obj is not None
-    return jobs + _dependency_jobs(ctx, toolchain, index, source, unit, Phase.COMPILE, obj)
+    return jobs + _dependency_jobs(ctx, toolchain, index, source, unit_req, unit, Phase.COMPILE, obj)
 
 
-def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input, unit: CachedUnit,
-                     mode: Phase, obj: str | None) -> list[Job]:  # fmt: skip
+def _dependency_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, index: int, source: Input,
+                     unit_req: UnitRequest, unit: CachedUnit, mode: Phase, obj: str | None) -> list[Job]:  # fmt: skip
     """The job that writes a dependency rule to a temporary file (a ``-M`` run, or the compile with
     ``-MD``), then the filter job that writes it where asked, naming the original files."""
     request, deps = ctx.request, ctx.request.dependencies
     temporary = str(ctx.workdir / f"{index}_{PurePath(source.path).stem}.d")
     target = request.dependency_target(source)
     step = CompileStep(source, unit, mode, obj, temporary, target, deps.system)
-    check = _reads_check(ctx, step, own=False) if deps.system else None  # -MMD leaves out what -isystem found
+    check = _reads_check(ctx, step, unit_req, own=False) if deps.system else None  # -MMD leaves out what -isystem found
     if mode is Phase.COMPILE:
         assert obj is not None
         final: str | None = request.depfile_for(source)

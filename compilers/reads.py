@@ -52,9 +52,14 @@ class ReadsCheck:
     originals: frozenset[str]
     """The unit's original files. nvcc's dependency file names an original after the ``#line`` directive
     its translated copy starts with: an original counts as read translated when its copy is named too."""
+    include_dirs: tuple[str, ...] = ()
+    """The unit's include directories: a file under ``<dir>/cutlass/`` (a folder of a library with a MUSA
+    port) is a vendored copy of that library, which is the library, as translation takes it
+    (:mod:`hipify_like.translate`): loopback reads it where the port is missing, as it reads CUDA's headers."""
 
     def untranslated(self) -> list[str]:
         """The files the compiler read that translation would have changed."""
+        from hipify_like.tables import get_tables
         from hipify_like.translate import translate_source
         from hipify_like.unit import is_system_path, system_roots
         from torchada_build.core.errors import ReadError
@@ -62,7 +67,8 @@ class ReadsCheck:
 
         with open(self.depfile, encoding="utf-8", errors="surrogateescape") as file:
             rules = parse_depfile(file.read())
-        inside = (self.tree + os.sep, self.cache_dir + os.sep)
+        libraries = tuple(os.path.join(d, folder, "") for d in self.include_dirs for folder in get_tables().ported_libraries)
+        inside = (self.tree + os.sep, self.cache_dir + os.sep, *libraries)
         roots = system_roots()
         found = []
         read = dict.fromkeys(os.path.normpath(os.path.abspath(p)) for _, prerequisites in rules for p in prerequisites)

@@ -164,3 +164,20 @@ def test_a_host_compile_reads_a_computed_include_translated(tmp_path: Path) -> N
     (manifest,) = (tmp_path / "cache" / "manifests").glob("*.json")
     assert json.loads(manifest.read_text())["discovered"] == [f"{tmp_path}/b.h"]
     assert f"{tmp_path}/b.h" in (tmp_path / "k.d").read_text(), "the rule names the original"
+
+
+def test_a_vendored_copy_of_a_ported_library_is_read_as_the_library(tmp_path: Path) -> None:
+    """A project's copy of CUTLASS (which MUSA ports as MUTLASS) is the library, as translation takes it
+    (grouped_gemm's ``third_party/cutlass``): loopback reads it as it reads CUDA's headers, in one compile,
+    and records nothing to translate."""
+    vendored = tmp_path / "third_party" / "cutlass" / "include" / "cutlass"
+    vendored.mkdir(parents=True)
+    (vendored / "project_gemm.h").write_text(_HEADER.format(name="gemm"))  # no database header: kept, TA1002
+    (tmp_path / "k.cu").write_text("#include <cutlass/project_gemm.h>\n__global__ void k() {}\n")
+    env = cli_env(tmp_path / "cache", "loopback")
+    built = run_cli(["-Ithird_party/cutlass/include", "-c", "k.cu", "-o", "k.o", "-v"], env=env, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert "[TA1002]" in built.stderr
+    assert len([line for line in built.lines if " -c " in line]) == 1, "compiled once"
+    (manifest,) = (tmp_path / "cache" / "manifests").glob("*.json")
+    assert json.loads(manifest.read_text())["discovered"] == []
