@@ -976,7 +976,12 @@ class _FileTranslator:
 
 
 _ROCM_MACRO = re.compile(rb"(?:\w*_)?(?:HIP|HIPCC|HIPBLAS|HIPCUB|HIPRAND|HIPSPARSE|HIPFFT|ROCM|ROCBLAS)(?:_\w*)?")
-_HOST_ISA_MACRO = re.compile(rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX\w*__|SSE\w*__|powerpc\w*__)|_M_(?:X64|IX86|ARM64?)")
+_HOST_ISA_MACRO = re.compile(
+    rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX\w*__|SSE\w*__|powerpc\w*__|POWER\d+_VECTOR__|ALTIVEC__|VSX__"
+    rb"|s390x__|riscv\w*|loongarch\w*|wasm\w*)|_M_(?:X64|IX86|ARM64?)"
+)
+"""Macros of a host instruction set (x86, ARM, POWER, s390x, RISC-V, LoongArch, WebAssembly): llama.cpp's
+``ggml-impl.h`` keeps POWER9 assembly under ``#elif defined(__POWER9_VECTOR__)``."""
 
 
 def _condition_words(ft: _FileTranslator, i: int) -> tuple[list[bytes], list[bytes]]:

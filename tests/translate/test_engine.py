@@ -331,6 +331,7 @@ def test_only_ptx_assembly_is_reported() -> None:
         '__device__ void pred() { asm volatile("{\\n\\t.reg .pred p;\\n\\t}"); asm(PTX_FROM_A_MACRO); }\n'
         'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); }\n'
         '#ifdef __ARM_NEON\nvoid neon() { asm("vadd.f32 q0, q0, q1"); asm("mov.u32 %0, 1;"); }\n#endif\n'
+        '#if defined(__x86_64__)\n#elif defined(__POWER9_VECTOR__)\nfloat p9(short h) { __asm__("mtfprd %0,%2\\n" "frsp %1,%0\\n" : "=d"(d), "=f"(f) : "r"(h)); }\n#endif\n'
     )
     found = translate_source(source.encode(), "k.cu").findings
     assert [(f.rule, f.line) for f in found] == [("TA1101", 1), ("TA1101", 2), ("TA1101", 2)]
