@@ -63,17 +63,22 @@ def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] 
     )
 
 
+MANUAL_PORT = "TA1002"
+"""The finding of code a human must port (a CUTLASS header with no MUTLASS counterpart, SM80's MMA atoms)."""
+
+
 def _stops(project: corpus.Project, results: dict[str, dict] | None) -> str | None:
-    """What would stop the project's MUSA build: the error-severity findings of its mp_22 dry-run, each
-    with its count and first place; None where it has not run."""
+    """What stands between the project and a MUSA machine: the error-severity findings of its mp_22
+    dry-run (code mcc would not compile) and its manual-port findings, each with its count and first
+    place; None where it has not run."""
     dry_run = (results or {}).get(f"musa-{corpus.MUSA_ARCHES[0]}")
     if dry_run is None or "first_found" not in dry_run:
         return None
-    stopping = [(i, n) for i, n in dry_run["findings"].items() if RULES[i].severity is Severity.ERROR]
+    stopping = [(i, n) for i, n in dry_run["findings"].items() if RULES[i].severity is Severity.ERROR or i == MANUAL_PORT]
     if not stopping:
         return f"* **{project.key}**: nothing the translator can see."
-    said = "; ".join(f"{i} ×{n}, {RULES[i].summary}, first at `{dry_run['first_found'][i]}`" for i, n in stopping)
-    return f"* **{project.key}**: {said}."
+    said = [f"  {i} ×{n}, {RULES[i].summary}; the first: `{dry_run['first_found'][i]}`" for i, n in stopping]
+    return "\n".join([f"* **{project.key}**:", *said])
 
 
 def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
@@ -129,9 +134,9 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
         ]  # fmt: skip
         stops = [line for p in corpus.CORPUS if (line := _stops(p, runs.get(p.key)))]
         if stops:
-            body += ["", f"What would stop each build on a MUSA machine, from the {corpus.MUSA_ARCHES[0]} dry-run: the findings",
-                     "of error severity (the driver prints them as warnings and goes on; mcc would not compile the code they", "name):", "",
-                     *stops]  # fmt: skip
+            body += ["", f"What stands between each build and a MUSA machine, from the {corpus.MUSA_ARCHES[0]} dry-run: the findings",
+                     "of error severity (code mcc would not compile; the driver prints them as warnings and goes on) and",
+                     f"{MANUAL_PORT} (code a human must port):", "", *stops]  # fmt: skip
     notes = [f"* **{p.key}** ({p.exercises}): {p.note}." for p in corpus.CORPUS if p.note]
     if notes:
         body += ["", "Notes:", "", *notes]

@@ -384,7 +384,7 @@ def host_compiler_standins(directory: Path) -> Path:
 
 # -- one build ----------------------------------------------------------------------------------------
 
-FINDING = re.compile(r"^(?P<where>\S+?:\d+:\d+): (?:warning|error): .*\[(?P<id>TA\d{4})\]$", re.MULTILINE)
+FINDING = re.compile(r"^(?P<where>\S+?:\d+:\d+): (?:warning|error): (?P<message>.*) \[(?P<id>TA\d{4})\]$", re.MULTILINE)
 COMPILER_ERROR = re.compile(r"(?:\berror:|error :|fatal :|fatal error|CMake Error|undefined reference)")
 OTHER_ERROR = re.compile(r"(?:\b\w+(?:Error|Exception)\b|Error \d+)")
 """A build's first error: a compiler's or CMake's, else the first exception (a caught ImportError that
@@ -404,7 +404,8 @@ class BuildResult:
     findings: dict[str, int]
     """Distinct translator findings (file:line:col and ID) by ID."""
     first_found: dict[str, str] = field(default_factory=dict)
-    """Each finding ID's first place, ``path:line`` (in path order) relative to the unpacked sdist."""
+    """Each finding ID's first place and what it says, ``path:line: message`` (in path and line order),
+    the path relative to the unpacked sdist."""
     planned_units: int = 0
     """The units the build planned, where it says (CMake's ``compile_commands.json``)."""
     planned_cuda_units: int = 0
@@ -446,13 +447,13 @@ def _findings(output: str) -> dict[str, int]:
 
 
 def _first_found(output: str, source: Path) -> dict[str, str]:
-    """Each finding ID's first ``path:line`` in path and line order, relative to ``source``."""
-    first: dict[str, tuple[str, int]] = {}
+    """Each finding ID's first ``path:line: message`` in path and line order, the path relative to ``source``."""
+    first: dict[str, tuple[str, int, str]] = {}
     for match in FINDING.finditer(output):
         path, line, _ = match.group("where").rsplit(":", 2)
-        place = (os.path.relpath(path, source) if os.path.isabs(path) else path, int(line))
-        first[match.group("id")] = min(first.get(match.group("id"), place), place)
-    return {i: f"{path}:{line}" for i, (path, line) in sorted(first.items())}
+        found = (os.path.relpath(path, source) if os.path.isabs(path) else path, int(line), match.group("message"))
+        first[match.group("id")] = min(first.get(match.group("id"), found), found)
+    return {i: f"{path}:{line}: {message}" for i, (path, line, message) in sorted(first.items())}
 
 
 def _command(project: Project, mode: str, fill: Mapping[str, str]) -> str:
