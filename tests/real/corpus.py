@@ -175,6 +175,9 @@ CORPUS = (
         ("make", "-C", "vendor/llama.cpp", "LLAMA_CUBLAS=1", "CUDA_DOCKER_ARCH=sm_80", "LLAMA_CUDA_NVCC={nvcc}",
          "ggml.o", "ggml-cuda.o", "llama.o"),
         variant="make", note="objects only: linking libllama.so needs the CUDA driver library (-lcuda), which this machine lacks",
+        not_on={"2.7.1": "its Makefile compiles with -I/usr/local/cuda/include (Makefile:431), which is this machine's CUDA 13, "
+                "ahead of the CUDA 12.4 toolkit that builds against torch 2.7.1: nvcc 12.4's kernel stubs do not compile against "
+                "CUDA 13's headers (it uses no torch; its row under torch 2.14.1 is the same build)"},
     ),
     Project(
         "megablocks", "0.9.0", "7930246fa4bec75f298222b3d0ddba17eb2650a3c82f3a6121b1e0519e08d56d",
