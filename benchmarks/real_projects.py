@@ -132,7 +132,14 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
             "|---|---|---|---|---|---|---|---|---|---|---|",
             *(_row(p, torch, runs.get(p.key)) for p in corpus.CORPUS),
         ]  # fmt: skip
-        stops = [line for p in corpus.CORPUS if (line := _stops(p, runs.get(p.key)))]
+        pairs = [(r["stock"]["seconds"], r["loopback"]["seconds"]) for p in corpus.CORPUS if (r := runs.get(p.key))
+                 and torch.version not in p.not_on and set(r) == set(corpus.MODES) and r["stock"]["returncode"] == 0
+                 and r["loopback"]["returncode"] == 0]  # fmt: skip
+        if pairs:
+            stock, loopback = (sum(column) for column in zip(*pairs, strict=True))
+            body += ["", f"In total, over the {len(pairs)} rows that build both ways: loopback {loopback:.0f} s, stock {stock:.0f} s "
+                     f"({loopback / stock:.2f}×)."]  # fmt: skip
+        stops = [line for p in corpus.CORPUS if torch.version not in p.not_on and (line := _stops(p, runs.get(p.key)))]
         if stops:
             body += ["", f"What stands between each build and a MUSA machine, from the {corpus.MUSA_ARCHES[0]} dry-run: the findings",
                      "of error severity (code mcc would not compile; the driver prints them as warnings and goes on) and",
