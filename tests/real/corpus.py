@@ -228,6 +228,8 @@ CORPUS = (
         "torch-points-kernels", "0.7.0", "a93d6c69fe2035e81c066b6ca6d2264cecdb368677152a231a69f686f00f6571",
         "setup.py (no ninja)", "a CUDA and a C++ extension, point-cloud kernels, atomicAdd", SETUP_PY,
         env={"FORCE_CUDA": "1"},
+        note="against torch 2.7.1 its C++ extension does not build, stock or not: cpu/src/neighbors.cpp uses "
+        "std::unique_ptr with no #include <memory>, which torch 2.7.1's headers do not bring in; its CUDA units build first",
     ),
     Project(
         "pytorch-block-sparse", "0.1.2", "ca4a5c1dde96ac01c007f209067b2bbaee311a8699eba1eef712faef7f97df1f",
