@@ -47,10 +47,11 @@ def _without_nvcc(path: str) -> str:
 
 @pytest.fixture
 def machine(musa_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
-    """The MUSA dry-run machine of this test: its own mcc log and temporary folder; the compiler cache on."""
-    env = {k: v for k, v in musa_env.items() if k != "TORCH_NO_COMPILER_WRAPPER"}  # ccache: routes share the host compile
+    """The MUSA dry-run machine of this test: its own mcc log, temporary folder and compiler cache (torch
+    wraps torchada-nvcc in ccache, and a shared cache would answer one route's mcc compile from another's)."""
+    env = {k: v for k, v in musa_env.items() if k != "TORCH_NO_COMPILER_WRAPPER"}
     return {**env, "PATH": _without_nvcc(env["PATH"]), "STANDIN_MCC_LOG": str(tmp_path / "mcc.log"),
-            "TMPDIR": str(tmp_path), "UV_CACHE_DIR": str(tmp_path / "uv-cache")}  # fmt: skip
+            "TMPDIR": str(tmp_path), "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "CCACHE_DIR": str(tmp_path / "ccache")}  # fmt: skip
 
 
 def _pip(*args: str | Path, env: dict[str, str], cwd: Path) -> str:
