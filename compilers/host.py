@@ -159,8 +159,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     depfile = _depfile(scan)
     check = None
     if depfile is not None and unit.manifest is not None:  # what the compiler read, from the rule it writes
-        check = ReadsCheck(str(depfile), str(unit.tree), str(cache_dir), str(unit.manifest), (), frozenset(unit.originals),
-                           tuple(map(str, request.include_dirs)))  # fmt: skip
+        check = ReadsCheck.of(unit, request, str(depfile), cache_dir)
     output = next((scan.values[i] for i, w in enumerate(scan.words) if w == "-o" and i in scan.values), None)
     jobs.append(Job(JobKind.COMPILE, tuple(_rewritten(scan, unit, before, after)), (output,) if output else (), check=check))
     if depfile is not None:
@@ -171,5 +170,7 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
 
 def _report(unit: CachedUnit, executing: bool) -> None:
     """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
-    for line in unit.warnings_to_print() if executing else unit.warnings:
-        print(line, file=sys.stderr)
+    from hipify_like.findings import Severity
+
+    for finding in unit.findings_to_print() if executing else unit.findings:
+        print(finding.format(Severity.WARNING), file=sys.stderr)

@@ -263,7 +263,7 @@ class MemoWriter:
     def unit(self, unit: CachedUnit) -> None:
         """Record what ``unit`` was decided by, and its translated files; a unit with findings (which
         print on every compile) makes the memo unsafe."""
-        if unit.warnings or unit.inputs is None:
+        if unit.findings or unit.inputs is None:
             self.usable = False
             return
         for path, digest in unit.inputs.files:

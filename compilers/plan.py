@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -37,6 +37,10 @@ from .toolchains.base import (
     host_searches,
 )
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hipify_like.findings import Finding
 
 __all__ = ["Prepared", "clean_jobs", "plan_jobs", "prepare", "unit_request"]
 
@@ -80,8 +84,8 @@ def unit_request(ctx: BuildContext, source: Input) -> UnitRequest:
     return UnitRequest.of(_absolute([source.path])[0], include_dirs, ctx.parsed.values("--pre-include") + host_includes)
 
 
-WARP_FINDING = "[TA1201]"
-"""The end of a finding that code assumes 32-lane warps."""
+WARP_FINDING = "TA1201"
+"""The finding of a 32-lane warp assumption, which is none where every targeted architecture has 32 lanes."""
 
 
 def _report_findings(ctx: BuildContext, toolchain: TranslatingToolchain, unit: CachedUnit, executing: bool) -> None:
@@ -89,28 +93,29 @@ def _report_findings(ctx: BuildContext, toolchain: TranslatingToolchain, unit: C
     the build. A dry run prints every one (a header's too, though a build prints it once a session) and
     fails nothing. A 32-lane warp assumption is no finding where every MUSA architecture the compile
     targets has 32-lane warps (mp_31)."""
+    from hipify_like.findings import Severity
+
     targets = toolchain.musa_targets(ctx)
     narrow = bool(targets) and all(ctx.facts.warps[arch] == 32 for arch in targets)
-    keep = [line for line in unit.errors if not (narrow and line.endswith(WARP_FINDING))]
-    if "all-warnings" in ctx.parsed.values("--Werror") and keep:
-        for line in keep:
-            print(line, file=sys.stderr)
+
+    def kept(findings: Iterable[Finding]) -> list[Finding]:
+        return [f for f in findings if not (narrow and f.rule == WARP_FINDING)]
+
+    if "all-warnings" in ctx.parsed.values("--Werror") and (errors := kept(unit.findings)):
+        for finding in errors:
+            print(finding.format(Severity.ERROR), file=sys.stderr)
         if executing:
-            raise TranslationError(f"{len(keep)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror")
+            raise TranslationError(f"{len(errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror")
     elif not ctx.parsed.has("--disable-warnings"):
-        for line in unit.warnings_to_print() if executing else unit.warnings:
-            if not (narrow and line.endswith(WARP_FINDING)):
-                print(line, file=sys.stderr)
+        for finding in kept(unit.findings_to_print() if executing else unit.findings):
+            print(finding.format(Severity.WARNING), file=sys.stderr)
 
 
 def _reads_check(ctx: BuildContext, step: CompileStep, request: UnitRequest, own: bool) -> ReadsCheck:
     """The check of what ``step``'s compiler read, from its dependency file; ``own``: a file only the check
     asked for."""
-    unit = step.unit
-    assert unit.manifest is not None and step.depfile is not None
-    flags = tuple(dependency_flags(step)) if own else ()
-    return ReadsCheck(step.depfile, str(unit.tree), str(ctx.cache_dir), str(unit.manifest), flags,
-                      frozenset(unit.originals), tuple(map(str, request.include_dirs)))  # fmt: skip
+    assert step.depfile is not None
+    return ReadsCheck.of(step.unit, request, step.depfile, ctx.cache_dir, tuple(dependency_flags(step)) if own else ())
 
 
 def _source_jobs(ctx: BuildContext, toolchain: TranslatingToolchain, prepared: Prepared, index: int, source: Input,

@@ -21,6 +21,10 @@ from pathlib import Path
 from .depfile import parse_depfile
 from .errors import TranslationError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .units import CachedUnit, UnitRequest
+
 __all__ = ["ReadsCheck", "UntranslatedReadError"]
 
 
@@ -52,10 +56,17 @@ class ReadsCheck:
     originals: frozenset[str]
     """The unit's original files. nvcc's dependency file names an original after the ``#line`` directive
     its translated copy starts with: an original counts as read translated when its copy is named too."""
-    include_dirs: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...]
     """The unit's include directories: a file under ``<dir>/cutlass/`` (a folder of a library with a MUSA
     port) is a vendored copy of that library, which is the library, as translation takes it
     (:mod:`hipify_like.translate`): loopback reads it where the port is missing, as it reads CUDA's headers."""
+
+    @classmethod
+    def of(cls, unit: CachedUnit, request: UnitRequest, depfile: str, cache_dir: Path, flags: tuple[str, ...] = ()) -> ReadsCheck:
+        """The check of a compile of ``unit``, the answer to ``request``, that writes ``depfile``."""
+        assert unit.manifest is not None
+        return cls(depfile, str(unit.tree), str(cache_dir), str(unit.manifest), flags, frozenset(unit.originals),
+                   tuple(map(str, request.include_dirs)))  # fmt: skip
 
     def untranslated(self) -> list[str]:
         """The files the compiler read that translation would have changed."""

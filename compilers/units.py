@@ -46,12 +46,13 @@ from .errors import InputError, TorchadaError, TranslationError, format_fatal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hipify_like.findings import Finding
     from hipify_like.translate import Translation
     from hipify_like.unit import IncludeSearch
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "record_discovered", "translate_command"]
 
-_FORMAT = 4
+_FORMAT = 5
 _MANIFEST_ENTRIES = 16
 _ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "MUSA_HOME", "MUSA_PATH")
 
@@ -107,10 +108,8 @@ class CachedUnit:
     root: Path
     originals: tuple[str, ...]
     """Absolute original paths, the main source first."""
-    warnings: tuple[str, ...]
-    """The translator's findings as gcc-style warning lines."""
-    errors: tuple[str, ...]
-    """The same findings as error lines (for ``-Werror all-warnings``)."""
+    findings: tuple[Finding, ...]
+    """What the translator found in the unit's files."""
     cuda_free: bool = False
     """Whether no file of the unit names anything of CUDA's (:attr:`hipify_like.translate.Translation.cuda_free`):
     such a unit compiles as it is, for MUSA as for CUDA."""
@@ -124,20 +123,19 @@ class CachedUnit:
     def tree(self) -> Path:
         return self.root / "tree"
 
-    def warnings_to_print(self) -> list[str]:
-        """:attr:`warnings`, less those of headers already printed in this build session.
+    def findings_to_print(self) -> list[Finding]:
+        """:attr:`findings`, less those of headers already printed in this build session.
 
         A project header's findings are the same in every unit that includes it; they print with the
         first unit of the session (the terminal or CI job running the build) that includes the header,
         the main source's always. A marker per header and session under ``<cache>/reported`` records it.
         """
-        main, headers = self.originals[0], self.originals[1:]
-        printed = []
-        for line in self.warnings:
-            header = next((h for h in headers if line.startswith(f"{h}:")), None) if not line.startswith(f"{main}:") else None
-            if header is None or self._first_report(header, [w for w in self.warnings if w.startswith(f"{header}:")]):
-                printed.append(line)
-        return printed
+        main = self.originals[0]
+        by_header: dict[str, list[Finding]] = {}
+        for finding in self.findings:
+            if finding.path != main:
+                by_header.setdefault(finding.path, []).append(finding)
+        return [f for f in self.findings if f.path == main or self._first_report(f.path, [g.format() for g in by_header[f.path]])]
 
     def _first_report(self, header: str, lines: list[str]) -> bool:
         marker = self.root.parent.parent / "reported" / str(os.getsid(0)) / _digest("\n".join(lines).encode())
@@ -255,8 +253,11 @@ def _load(root: Path) -> CachedUnit | None:
     try:
         if root.is_symlink():
             return None
+        from hipify_like.findings import Finding
+
         data = json.loads((root / "unit.json").read_text())
-        unit = CachedUnit(root, tuple(data["originals"]), tuple(data["warnings"]), tuple(data["errors"]), data["cuda_free"])
+        findings = tuple(Finding(*finding) for finding in data["findings"])
+        unit = CachedUnit(root, tuple(data["originals"]), findings, data["cuda_free"])
         for original, digest in zip(unit.originals, data["digests"], strict=True):
             fd = os.open(unit.mirror(original), os.O_RDONLY | os.O_NOFOLLOW)
             with os.fdopen(fd, "rb") as file:
@@ -320,7 +321,6 @@ def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
 
 
 def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str, discovered: Sequence[Path]) -> tuple[CachedUnit, _Inputs]:
-    from hipify_like.findings import Severity
     from hipify_like.mapping import compute_version
     from hipify_like.unit import translate_unit
 
@@ -342,8 +342,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str, discover
     record = {
         "originals": list(translations),
         "digests": [_digest(text) for text in texts.values()],
-        "warnings": [f.format(Severity.WARNING) for f in findings],
-        "errors": [f.format(Severity.ERROR) for f in findings],
+        "findings": findings,
         "cuda_free": all(t.cuda_free for t in translations.values()),
     }
     final = cache_dir / "units" / key

@@ -77,9 +77,8 @@ def test_findings_are_kept_for_warm_hits(project: Path, tmp_path: Path) -> None:
     (project / "k.cu").write_text("#define WARP_SIZE 32\n")
     cold = get_unit(_request(project), tmp_path / "cache")
     warm = get_unit(_request(project), tmp_path / "cache")
-    assert cold.warnings == warm.warnings and len(warm.warnings) == 1
-    assert warm.warnings[0].startswith(f"{project}/k.cu:1:19: warning: ")
-    assert warm.errors[0].startswith(f"{project}/k.cu:1:19: error: ")
+    assert cold.findings == warm.findings and len(warm.findings) == 1
+    assert warm.findings[0][1:4] == (f"{project}/k.cu", 1, 19) and warm.findings[0].rule == "TA1201"
 
 
 def test_a_failed_write_leaves_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

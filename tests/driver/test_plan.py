@@ -27,7 +27,7 @@ def _plan(tmp_path: Path, argv: list[str], toolkit: Path | None = None) -> tuple
     ctx = BuildContext(parsed, build_request(parsed), requested_targets(parsed), environ, cache, tmp_path / "work")
     ctx.__dict__["facts"] = get_db_facts(tmp_path / "facts")  # what prepare() would have read
     source = tmp_path / "k.cu"
-    unit = CachedUnit(cache / "units" / ("0" * 32), (str(source),), (), (), manifest=cache / "manifests" / "k.json")
+    unit = CachedUnit(cache / "units" / ("0" * 32), (str(source),), (), manifest=cache / "manifests" / "k.json")
     jobs = plan_jobs(ctx, toolchain, Prepared({0: (UnitRequest(source), unit)}, toolkit))  # type: ignore[arg-type]
     return [job.render() for job in jobs], unit, cache
 

@@ -1,7 +1,8 @@
 """Start-up stays cheap: ``--version``, nvcc passthrough and warm-cache compiles import neither torch,
 libclang nor the translator and its mapping database (benchmarks/driver_overhead.py times them); of
-hipify_like, only its error classes, its table of diagnostics and atomic file writes (``torchada_build.core.errors``,
-``.diagnostics``, ``.files``: modules that import nothing heavy). ``--version`` imports no backend's
+hipify_like, only its error classes, its table of diagnostics, the finding a cached unit records and atomic file
+writes (``torchada_build.core.errors``, ``.diagnostics``, ``hipify_like.findings``, ``torchada_build.core.files``:
+modules that import nothing heavy). ``--version`` imports no backend's
 planner either (``toolchains.mcc``)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import contextlib, io, json, sys
 from torchada_build.compilers.cli import main
 with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[1:])
-light = ("hipify_like", "torchada_build.core.errors", "torchada_build.core.diagnostics", "torchada_build.core.files")
+light = ("hipify_like", "hipify_like.findings", "torchada_build.core.errors", "torchada_build.core.diagnostics", "torchada_build.core.files")
 heavy = [m for m in sys.modules if m.split(".")[0] in ("torch", "clang", "hipify_like") and m not in light]
 heavy += [m for m in sys.modules if m.startswith("torchada_build.compilers.toolchains.")]  # a backend's planner
 print(json.dumps([status, sorted(heavy)]))
