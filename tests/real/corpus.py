@@ -144,6 +144,9 @@ CORPUS = (
         "setup.py (no ninja)", "its op builders ahead of time (DS_BUILD_*): FusedAdam's multi-tensor apply on at::Half "
         "and at::BFloat16, the transformer kernels' cuBLAS GEMMs, cuRAND dropout and cooperative-groups warp reductions",
         SETUP_PY, env={"DS_BUILD_OPS": "0", "DS_BUILD_FUSED_ADAM": "1", "DS_BUILD_TRANSFORMER": "1", "DS_ACCELERATOR": "cuda"},
+        note="its op builders compare nvcc's version with torch.version.cuda.split(...) (op_builder/builder.py:110), "
+        "None in torch as torch_musa ships it, and it has no MUSA accelerator (accelerator/ has CUDA, NPU, MLU, XPU, "
+        "HPU and others): its MUSA build stops there, before anything is compiled",
     ),
     Project(
         "rwkv", "0.8.30", "e705618d1764a891c53ecb4b3463a621ebb99af0b4d316553e64c45ceb3634b3",
