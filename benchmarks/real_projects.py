@@ -68,16 +68,19 @@ MANUAL_PORT = "TA1002"
 
 
 def _stops(project: corpus.Project, results: dict[str, dict] | None) -> str | None:
-    """What stands between the project and a MUSA machine: the error-severity findings of its mp_22
-    dry-run (code mcc would not compile) and its manual-port findings, each with its count and first
-    place; None where it has not run."""
+    """What stands between the project and a MUSA machine: where its mp_22 dry-run stopped, if it did, and
+    that dry-run's error-severity findings (code mcc would not compile) and manual-port findings, each with
+    its count and first place; None where it has not run."""
     dry_run = (results or {}).get(f"musa-{corpus.MUSA_ARCHES[0]}")
     if dry_run is None or "first_found" not in dry_run:
         return None
     stopping = [(i, n) for i, n in dry_run["findings"].items() if RULES[i].severity is Severity.ERROR or i == MANUAL_PORT]
-    if not stopping:
-        return f"* **{project.key}**: nothing the translator can see."
     said = [f"  {i} ×{n}, {RULES[i].summary}; the first: `{dry_run['first_found'][i]}`" for i, n in stopping]
+    if dry_run["returncode"] != 0:
+        error = dry_run["first_error"].replace("`", "'")
+        said.insert(0, f"  its build stops there: `{error}`" + (" (see the notes)" if project.note else ""))
+    if not said:
+        return f"* **{project.key}**: nothing the translator can see."
     return "\n".join([f"* **{project.key}**:", *said])
 
 
