@@ -167,8 +167,8 @@ CORPUS = (
     ),
     Project(
         "llama-cpp-python", "0.2.26", "b808f3346c3c602096dc567b5a1c03540f4ad213498878bf72496e01a81af40b",
-        "scikit-build-core", "`pip wheel .` as its README says, CMake options in CMAKE_ARGS; llava's shared library too",
-        ("{python}", "-m", "pip", "wheel", ".", "--no-deps", "-w", "dist", "-Cbuild-dir=skbuild"),
+        "scikit-build-core", "`pip wheel .` as its README says (with -v, so that the build's output shows), CMake options in CMAKE_ARGS; llava's shared library too",
+        ("{python}", "-m", "pip", "wheel", ".", "-v", "--no-deps", "-w", "dist", "-Cbuild-dir=skbuild"),
         env={"CMAKE_ARGS": "-DLLAMA_CUBLAS=on -DCMAKE_CUDA_ARCHITECTURES=80 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON{cmake_toolchain}"},
         variant="skbuild",
     ),
