@@ -48,7 +48,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hipify_like.findings import Finding
     from hipify_like.translate import Translation
-    from hipify_like.unit import IncludeSearch
+    from hipify_like.unit import IncludeAnswer, IncludeSearch
 
 __all__ = ["CachedUnit", "UnitRequest", "get_unit", "record_discovered", "translate_command"]
 
@@ -320,14 +320,56 @@ def _record(manifest: Path, name: str, inputs: _Inputs) -> None:
         write_atomically(manifest, json.dumps(document, indent=1).encode(), private=True)
 
 
+class _FileMemo:
+    """The translations of single files under ``<cache>/files/<database version>-<fingerprint>/``, one
+    JSON record each, which every unit of every build with this cache shares (:class:`hipify_like.unit.FileMemo`).
+    A record that cannot be read, or whose text is not the bytes it was written with, is no record."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def recall(self, key: str, original: bytes) -> tuple[Translation, tuple[IncludeAnswer, ...]] | None:
+        from collections import Counter
+
+        from hipify_like.findings import Finding
+        from hipify_like.translate import Include, Translation
+        from hipify_like.unit import IncludeAnswer
+
+        try:
+            record = json.loads((self.directory / f"{key}.json").read_bytes())
+            text = record["text"].encode("latin-1")
+            if _digest(text) != record["digest"]:
+                return None
+            translation = Translation(
+                record["path"], original, text, tuple(Finding(*f) for f in record["findings"]), Counter(record["renamed"]),
+                tuple(Include(*i) for i in record["includes"]), record["cuda_free"],
+            )  # fmt: skip
+            return translation, tuple(IncludeAnswer(*a) for a in record["answers"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def keep(self, key: str, translation: Translation, answers: tuple[IncludeAnswer, ...]) -> None:
+        record = {
+            "path": translation.path, "text": translation.text.decode("latin-1"), "digest": _digest(translation.text),
+            "findings": translation.findings, "renamed": translation.renamed, "includes": translation.includes,
+            "cuda_free": translation.cuda_free, "answers": answers,
+        }  # fmt: skip
+        try:
+            write_atomically(self.directory / f"{key}.json", json.dumps(record).encode(), private=True)
+        except WriteError:  # a memo that cannot be written is one that is not there: the unit is still right
+            pass
+
+
 def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str, discovered: Sequence[Path]) -> tuple[CachedUnit, _Inputs]:
     from hipify_like.mapping import compute_version
     from hipify_like.unit import translate_unit
 
     translations: dict[str, Translation] = {}
     searches: dict[IncludeSearch, None] = {}
+    version = compute_version()
+    memo = _FileMemo(cache_dir / "files" / f"{version}-{fingerprint}")
     for root in (request.source, *request.pre_includes, *discovered):
-        translated = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True)
+        translated = translate_unit(root, include_dirs=list(request.include_dirs), line_directives=True, memo=memo)
         for translation in translated.files:
             translations.setdefault(translation.path, translation)
         searches.update(dict.fromkeys(translated.searches))
@@ -335,7 +377,7 @@ def _translate(request: UnitRequest, cache_dir: Path, fingerprint: str, discover
         [[path, _digest(t.original)] for path, t in translations.items()],
         [(list(search.candidates), search.found) for search in searches],
     )
-    identity = [compute_version(), fingerprint, request.options_key(), inputs.files, inputs.searches]
+    identity = [version, fingerprint, request.options_key(), inputs.files, inputs.searches]
     key = _digest(json.dumps(identity).encode())[:32]
     findings = [f for t in translations.values() for f in t.findings]
     texts = {path: _naming_copies(t, translations) for path, t in translations.items()}

@@ -14,11 +14,12 @@ names and are translated too, so the translated tree resolves the same includes.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from torchada_build.core.errors import ReadError
 from torchada_build.core.files import first_file, read_file
@@ -29,6 +30,8 @@ from .translate import Translation, project_macros, translate_source
 
 __all__ = [
     "PLATFORM_PACKAGES",
+    "FileMemo",
+    "IncludeAnswer",
     "IncludeSearch",
     "Unit",
     "is_system_path",
@@ -72,6 +75,24 @@ class IncludeSearch(NamedTuple):
     found: str | None
 
 
+class IncludeAnswer(NamedTuple):
+    """Whether an ``#include`` of a translated file named one of the project's headers."""
+
+    spelled: str
+    angled: bool
+    local: bool
+
+
+class FileMemo(Protocol):
+    """Files translated before, in this process or another (torchada-nvcc's cache): a file's
+    translation under ``key`` (its path, bytes and the unit's options), with the answers its include
+    searches got, which must still hold for it to be reused."""
+
+    def recall(self, key: str, original: bytes) -> tuple[Translation, tuple[IncludeAnswer, ...]] | None: ...
+
+    def keep(self, key: str, translation: Translation, answers: tuple[IncludeAnswer, ...]) -> None: ...
+
+
 class Unit(NamedTuple):
     """The translated files of one unit, the main source first; paths are absolute."""
 
@@ -105,8 +126,11 @@ def translate_unit(
     is_project_path: Callable[[Path], bool] | None = None,
     line_directives: bool = False,
     tables: Tables | None = None,
+    memo: FileMemo | None = None,
 ) -> Unit:
-    """Translate ``source`` and, transitively, every project header it includes."""
+    """Translate ``source`` and, transitively, every project header it includes; a file ``memo`` holds
+    with the same bytes, options and include answers is not translated again (a header many units
+    include, such as a vendored GLM, is translated once a build)."""
     tables = tables or get_tables()
     if is_project_path is None:
         roots = system_roots()
@@ -128,8 +152,22 @@ def translate_unit(
         return True
 
     def translate(path: Path, data: bytes, project_names: frozenset[str] = frozenset()) -> Translation:
-        return translate_source(data, str(path), is_local=is_local, report_includes=True, tables=tables,
-                                line_directive=str(path) if line_directives else None, project_names=project_names)  # fmt: skip
+        line_directive = str(path) if line_directives else None
+        key = hashlib.sha256(repr((str(path), line_directive, sorted(project_names))).encode() + b"\0" + data).hexdigest()
+        recalled = memo.recall(key, data) if memo is not None else None
+        if recalled is not None and all(is_local(str(path), a.spelled, a.angled) == a.local for a in recalled[1]):
+            return recalled[0]
+        answers: list[IncludeAnswer] = []
+
+        def answering(includer: str, spelled: str, angled: bool) -> bool:
+            answers.append(IncludeAnswer(spelled, angled, is_local(includer, spelled, angled)))
+            return answers[-1].local
+
+        translation = translate_source(data, str(path), is_local=answering, report_includes=True, tables=tables,
+                                       line_directive=line_directive, project_names=project_names)  # fmt: skip
+        if memo is not None:
+            memo.keep(key, translation, tuple(answers))
+        return translation
 
     pending = [Path(os.path.normpath(Path(source).absolute()))]
     done: dict[Path, Translation] = {}

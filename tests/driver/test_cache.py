@@ -52,6 +52,58 @@ def test_a_warm_hit_translates_nothing(project: Path, tmp_path: Path, monkeypatc
     assert get_unit(_request(project), tmp_path / "cache") == first
 
 
+def _translated(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the translator is asked to translate from now on."""
+    import hipify_like.unit
+
+    asked: list[str] = []
+    translate_source = hipify_like.unit.translate_source
+
+    def counting(data: bytes, path: str, **options: object) -> object:
+        asked.append(path)
+        return translate_source(data, path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hipify_like.unit, "translate_source", counting)
+    return asked
+
+
+def test_a_header_is_translated_once_for_every_unit_that_includes_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "k2.cu").write_text('#include "common.cuh"\nvoid f() { cudaDeviceSynchronize(); }\n')
+    asked = _translated(monkeypatch)
+    first = get_unit(_request(project), tmp_path / "cache")
+    second = get_unit(UnitRequest(project / "k2.cu", (project / "include",)), tmp_path / "cache")
+    assert asked == [str(project / "k.cu"), str(project / "include" / "common.cuh"), str(project / "k2.cu")]
+    header = project / "include" / "common.cuh"
+    assert second.mirror(header).read_bytes() == first.mirror(header).read_bytes()
+    assert "musaDeviceSynchronize" in second.main.read_text()
+
+
+def test_a_remembered_header_is_translated_again_where_its_include_finds_another_file(
+    project: Path, tmp_path: Path
+) -> None:
+    header = project / "include" / "common.cuh"
+    header.write_text("#pragma once\n#include <cublas_v2.h>\n")
+    (project / "k2.cu").write_text('#include "common.cuh"\n')
+    first = get_unit(_request(project), tmp_path / "cache")
+    assert "#include <mublas.h>" in first.mirror(header).read_text()  # CUDA's header: renamed
+    (project / "include" / "cublas_v2.h").write_text("#pragma once\n")  # now the project's own header
+    second = get_unit(UnitRequest(project / "k2.cu", (project / "include",)), tmp_path / "cache")
+    assert "#include <cublas_v2.h>" in second.mirror(header).read_text()
+    assert str(project / "include" / "cublas_v2.h") in second.originals
+
+
+def test_a_remembered_translation_that_was_edited_is_not_used(project: Path, tmp_path: Path) -> None:
+    (project / "k2.cu").write_text('#include "common.cuh"\n')
+    get_unit(_request(project), tmp_path / "cache")
+    for record in (tmp_path / "cache" / "files").glob("*/*.json"):
+        data = json.loads(record.read_text())
+        record.write_text(json.dumps({**data, "text": data["text"].replace("musa", "cuda")}))
+    second = get_unit(UnitRequest(project / "k2.cu", (project / "include",)), tmp_path / "cache")
+    assert "musaStream_t" in second.mirror(project / "include" / "common.cuh").read_text()
+
+
 def test_changing_a_header_makes_a_new_unit(project: Path, tmp_path: Path) -> None:
     first = get_unit(_request(project), tmp_path / "cache")
     (project / "include" / "common.cuh").write_text("#pragma once\ncudaEvent_t e;\n")
