@@ -47,8 +47,8 @@ def test_a_link_names_the_toolkit_it_was_given(tmp_path: Path) -> None:
     assert not cache.exists()
 
 
-@pytest.mark.parametrize(("backend", "written"), [("mcc", {"db", "manifests", "units"}),
-                                                  ("loopback", {"compat", "db", "manifests", "units"})])  # fmt: skip
+@pytest.mark.parametrize(("backend", "written"), [("mcc", {"db", "files", "manifests", "units"}),
+                                                  ("loopback", {"compat", "db", "files", "manifests", "units"})])  # fmt: skip
 def test_a_dry_run_writes_only_the_translation(tmp_path: Path, backend: str, written: set[str]) -> None:
     (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k() {}\nint main() { cudaDeviceSynchronize(); }\n")
     result = run_cli(["--dryrun", "k.cu", "-o", "app", "-arch=sm_80"], env=cli_env(tmp_path / "cache", backend), cwd=tmp_path)
