@@ -14,7 +14,6 @@ names and are translated too, so the translated tree resolves the same includes.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -119,6 +118,13 @@ def resolve_include(spelled: str, angled: bool, includer: Path, include_dirs: It
     return None if found is None else Path(found)
 
 
+def _memo_key(path: Path, data: bytes, line_directive: str | None, project_names: frozenset[str]) -> str:
+    import hashlib  # only a memo needs it (OpenSSL's libcrypto loads with it)
+
+    options = repr((str(path), line_directive, sorted(project_names))).encode()
+    return hashlib.sha256(options + b"\0" + data).hexdigest()
+
+
 def translate_unit(
     source: Path,
     *,
@@ -153,7 +159,7 @@ def translate_unit(
 
     def translate(path: Path, data: bytes, project_names: frozenset[str] = frozenset()) -> Translation:
         line_directive = str(path) if line_directives else None
-        key = hashlib.sha256(repr((str(path), line_directive, sorted(project_names))).encode() + b"\0" + data).hexdigest()
+        key = _memo_key(path, data, line_directive, project_names) if memo is not None else ""
         recalled = memo.recall(key, data) if memo is not None else None
         if recalled is not None and all(is_local(str(path), a.spelled, a.angled) == a.local for a in recalled[1]):
             return recalled[0]
