@@ -14,6 +14,12 @@ ones). Finding the key means knowing the headers, so each main file has a manife
 search: a warm run hashes those files and repeats the searches instead of translating (ccache's direct
 mode), so a header created, moved or shadowed since makes a new unit.
 
+A new unit translates only the files no unit translated before: each file's translation is kept under
+``<cache>/files/<database version>-<fingerprint>/`` by its path, bytes and the options that change it,
+with the answers its include searches got (whether each named a project header), and is reused while
+those searches still answer the same. A header every unit of a build includes (a vendored GLM) is
+translated once.
+
 Units are written under a temporary name and renamed into place, once: no run changes or deletes a
 unit, which another may be compiling from. A unit is used only when all its translated files are
 there (an age-based cache cleaner may have removed some); one that is not is left alone, and its
