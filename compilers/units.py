@@ -141,7 +141,8 @@ class CachedUnit:
         for finding in self.findings:
             if finding.path != main:
                 by_header.setdefault(finding.path, []).append(finding)
-        return [f for f in self.findings if f.path == main or self._first_report(f.path, [g.format() for g in by_header[f.path]])]
+        first = {header: self._first_report(header, [f.format() for f in found]) for header, found in by_header.items()}
+        return [f for f in self.findings if f.path == main or first[f.path]]
 
     def _first_report(self, header: str, lines: list[str]) -> bool:
         marker = self.root.parent.parent / "reported" / str(os.getsid(0)) / _digest("\n".join(lines).encode())
