@@ -6,7 +6,8 @@
 
 For each project of ``tests/real/corpus.py`` and each torch it builds against: the stock build with the
 real nvcc (the baseline), the same unchanged sdist through torchada in loopback, and the MUSA dry-run
-for each of two architectures. Wall time is the ratio of the loopback build to the stock build, both
+for each of two architectures; a project whose stock build cannot succeed against that torch
+(``Project.not_on``) builds stock only, so its row shows the error the reason names. Wall time is the ratio of the loopback build to the stock build, both
 run here, one after the other, on the same machine. Needs the network (PyPI, Debian's packages) and nvcc.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -42,10 +44,19 @@ def measured_at() -> str:
     return git("rev-parse", "--short=10", "HEAD") + ("+changes" if changed else "")
 
 
+_BUILD_PATH = re.compile(r"\S*/(?:stock|loopback|musa-mp_\d+)/src/[^/\s]+/|\S*/site-packages/(?=torch/include/)")
+"""Where a build unpacked its sdist, and a venv's site-packages before torch's headers."""
+
+
+def _shown_error(error: str) -> str:
+    """A build's first error as the doc shows it: paths relative to the sdist (or to torch's site-packages)."""
+    return _BUILD_PATH.sub("", error)
+
+
 def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] | None) -> str:
     name = f"{project.name} {project.version}"
     if torch.version in project.not_on:
-        return f"| {name} | {project.route} | not built: {project.not_on[torch.version]} (not torchada's doing) |" + " |" * 8
+        return _stock_only_row(name, project, torch, (results or {}).get("stock"))
     if results is None or set(results) != set(corpus.MODES):
         return f"| {name} | {project.route} | not run yet |" + " |" * 8
     commit = results[corpus.MODES[0]].get("commit", "before 2026-12-07")
@@ -53,7 +64,8 @@ def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] 
     findings = ", ".join(f"{k} ×{v}" for k, v in loopback.findings.items()) or "none"
     warps = " / ".join(str(m.findings.get("TA1201", 0)) for m in musa)
     ratio = f"{loopback.seconds / stock.seconds:.2f}×" if stock.ok and loopback.ok else "—"
-    error = (stock.first_error or loopback.first_error or next((m.first_error for m in musa if m.first_error), "")).replace("|", "\\|")
+    error = _shown_error(stock.first_error or loopback.first_error or next((m.first_error for m in musa if m.first_error), ""))
+    error = error.replace("|", "\\|")
     refused = sorted({o for m in musa for o in m.refused_options})
     mcc = " / ".join(f"{m.mcc_units}" for m in musa) + f" of {stock.cuda_units}" + (f", refused: {'; '.join(refused)}" if refused else "")
     return (
@@ -61,6 +73,20 @@ def _row(project: corpus.Project, torch: corpus.Torch, results: dict[str, dict] 
         f"| {'builds' if loopback.ok else 'fails'} ({loopback.units}/{stock.units} units) | {mcc} "
         f"| {max(m.host_units_needing_sdk for m in musa)} | {findings} | {warps} | {ratio} | {error[:160] or '—'} | {commit} |"
     )
+
+
+def _stock_only_row(name: str, project: corpus.Project, torch: corpus.Torch, stock: dict | None) -> str:
+    """The row of a project whose stock build cannot succeed against ``torch`` (``Project.not_on``): the
+    reason, and what its latest stock build printed, which shows whether the reason still holds."""
+    reason = f"{project.not_on[torch.version]} (not torchada's doing)"
+    if stock is None:
+        return f"| {name} | {project.route} | not built: {reason}; its stock build not run yet |" + " |" * 8
+    if stock["returncode"] == 0:
+        said = f"builds, though the corpus says it cannot ({reason}): the reason is out of date"
+    else:
+        said = f"not built: {reason}"
+    error = _shown_error(stock["first_error"]).replace("|", "\\|")[:160] or "—"
+    return f"| {name} | {project.route} | {said} |" + " |" * 6 + f" {error} | {stock.get('commit', 'before 2026-12-07')} |"
 
 
 MANUAL_PORT = "TA1002"
@@ -77,7 +103,7 @@ def _stops(project: corpus.Project, results: dict[str, dict] | None) -> str | No
     stopping = [(i, n) for i, n in dry_run["findings"].items() if RULES[i].severity is Severity.ERROR or i == MANUAL_PORT]
     said = [f"  {i} ×{n}, {RULES[i].summary}; the first: `{dry_run['first_found'][i]}`" for i, n in stopping]
     if dry_run["returncode"] != 0:
-        error = dry_run["first_error"].replace("`", "'")
+        error = _shown_error(dry_run["first_error"]).replace("`", "'")
         said.insert(0, f"  its build stops there: `{error}`" + (" (see the notes)" if project.note else ""))
     if not said:
         return f"* **{project.key}**: nothing the translator can see."
@@ -121,6 +147,8 @@ def write_doc(recorded: dict[str, dict[str, dict[str, dict]]]) -> None:
         "* **findings**: distinct translator findings of the loopback build, by ID; **TA1201** the 32-lane warp",
         "  findings of each MUSA dry-run: mp_22's warps are 128 lanes wide, mp_31's 32, so they apply to mp_22 only.",
         "* **time**: loopback wall time over stock wall time.",
+        "* A project whose stock build cannot succeed against one of the two torches (the reason in its row) is",
+        "  built stock only against that torch, and its row gives the first error that build printed.",
         "* **commit**: the torchada commit the row was built from. Rows built before 2026-12-07 ran a stand-in",
         "  mcc whose dependency file named the source alone, so their MUSA dry-runs miss the findings of headers",
         "  only the compiler's own include search finds; the stand-in now writes what a preprocessor reads.",
@@ -180,12 +208,16 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work / "musa-standin", ignore_errors=True)
         standin = make_musa_standin(work / "musa-standin")
         for torch in torches:
-            for project in (p for p in projects if torch.version not in p.not_on):
+            for project in projects:
+                # A project that cannot build against this torch builds stock only, to show the reason still holds.
+                stock_only = torch.version in project.not_on
+                if stock_only and "stock" not in modes:
+                    continue
                 commit = measured_at()
-                results = corpus.run_project(project, work, torch, standin.home.parent, modes)
+                results = corpus.run_project(project, work, torch, standin.home.parent, ["stock"] if stock_only else modes)
                 for result in results.values():
                     print(json.dumps({"torch": torch.version, **result.to_json()}), flush=True)
-                if record:
+                if record or stock_only:
                     recorded.setdefault(torch.version, {})[project.key] = {m: {**r.to_json(), "commit": commit} for m, r in results.items()}
                     RESULTS.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
                     write_doc(recorded)
