@@ -396,7 +396,7 @@ def host_compiler_standins(directory: Path) -> Path:
 
 # -- one build ----------------------------------------------------------------------------------------
 
-FINDING = re.compile(r"^(?P<where>\S+?:\d+:\d+): (?:warning|error): (?P<message>.*) \[(?P<id>TA\d{4})\]$", re.MULTILINE)
+FINDING = re.compile(r"^[ \t]*(?P<where>\S+?:\d+:\d+): (?:warning|error): (?P<message>.*) \[(?P<id>TA\d{4})\]$", re.MULTILINE)
 COMPILER_ERROR = re.compile(r"(?:\berror:|error :|fatal :|fatal error|CMake Error|undefined reference)")
 OTHER_ERROR = re.compile(r"(?:\b\w+(?:Error|Exception)\b|Error \d+)")
 """A build's first error: a compiler's or CMake's, else the first exception (a caught ImportError that
