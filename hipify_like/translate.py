@@ -65,11 +65,12 @@ one without (``trap;``), a ``.reg`` declaration or a special register; ARM's ``v
 ``movl`` are not."""
 _HOST_ASSEMBLY = re.compile(
     rb"%%?(?:[re]?(?:[abcd]x|[sd]i|[sb]p)|[xyz]mm\d+|[abcd][lh])\b"
-    rb"|\b(?:cpuid|rdtscp?|pause|lock|xchg[bwlq]?|cmpxchg\w*|[lsm]fence|int3|hlt|xgetbv"
+    rb"|\b(?:cpuid|rdtscp?|pause|lock|xchg[bwlq]?|cmpxchg\w*|[lsm]fence|int3|hlt|xgetbv|rdrand|rdseed"
+    rb"|bswap[lq]?|popcnt[wlq]?|[lt]zcnt[wlq]?|bs[fr][wlq]?|crc32[bwlq]?"
     rb"|(?:mov|add|sub|and|or|xor|push|pop|lea|cmp)[bwlq]"
     rb"|dmb|dsb|isb|yield|wfe|wfi|sevl?|mrs|msr|ldaxr\w*|ldxr\w*|stl?xr\w*|prfm|fmla|vld\d|vst\d|ld\d|st\d)\b"
 )
-"""Host assembly in an ``asm`` template: x86 registers and instructions (``%%eax``, ``cpuid``, ``movl``),
+"""Host assembly in an ``asm`` template: x86 registers and instructions (``%%eax``, ``cpuid``, ``movl``, ``bswap``),
 ARM barriers, exclusives and NEON (``dmb``, ``ldaxr``, ``vld1``, ``fmla``)."""
 _ASM_QUALIFIERS = frozenset({b"volatile", b"__volatile__", b"goto", b"inline", b"__inline__"})
 _THREAD_INDEX_NAME = re.compile(rb"(?:\w*_)?(?:lane|laneId|tid|tidx|thread_?[iI]d[x]?|thread_?[iI]dx)(?:_?[iI]d[x]?)?")
@@ -984,33 +985,47 @@ _HOST_ISA_MACRO = re.compile(
 ``ggml-impl.h`` keeps POWER9 assembly under ``#elif defined(__POWER9_VECTOR__)``."""
 
 
-def _condition_words(ft: _FileTranslator, i: int) -> tuple[list[bytes], list[bytes]]:
-    """The words of the directive line starting at token ``i`` (after the directive name), and its
-    operators."""
-    words: list[bytes] = []
-    operators: list[bytes] = []
+def _condition_terms(ft: _FileTranslator, i: int) -> tuple[list[tuple[bytes, bool]], bool] | None:
+    """The macros the ``#if``/``#elif`` condition starting at token ``i`` (after the directive name) tests,
+    each with whether it is negated (``!defined(X)``, ``!X``), and whether they are joined by ``||``;
+    None where the terms cannot say (a negated parenthesis, ``&&`` beside ``||``)."""
+    terms: list[tuple[bytes, bool]] = []
+    joins: set[bytes] = set()
+    negated = testing = False  # testing: after `defined`, whose parenthesis is not a group
     j = ft.step(i, 1)
     while j is not None and ft.same_line(i, j):
-        (words if ft.is_word(j) else operators).append(ft.text(j))
+        word = ft.text(j)
+        if word == b"!":
+            negated = not negated
+        elif word in (b"&&", b"||"):
+            joins.add(word)
+        elif word == b"(" and negated and not testing:
+            return None
+        elif word == b"defined":
+            testing = True
+        elif ft.is_word(j):
+            terms.append((word, negated))
+            negated = testing = False
         j = ft.step(j, 1)
-    return words, operators
+    if len(joins) > 1:
+        return None
+    return terms, b"||" in joins
 
 
-def _branch_kind(words: list[bytes], operators: list[bytes], negated: bool) -> str | None:
+def _branch_kind(terms: list[tuple[bytes, bool]], disjunction: bool, negated: bool) -> str | None:
     """``"rocm"``/``"isa"`` when the branch is taken only for ROCm / a host instruction set, else None.
 
-    A condition counts when it names such a macro, not negated, and has no ``||`` (nor, for a branch
-    taken on the negation, ``&&``)."""
-    names = [w for w in words if w != b"defined"]
-    if b"||" in operators or (negated and b"&&" in operators) or not names:
+    A branch taken on the condition counts when the condition is one term or a conjunction
+    (``defined(__x86_64__) && !defined(__APPLE__)``) with such a macro not negated; a branch taken on its
+    negation (``#else``), when the condition is one term or a disjunction with such a macro negated."""
+    if len(terms) > 1 and disjunction != negated:
         return None
-    if negated != (b"!" in operators):  # `#ifndef X`, or `#if !defined(X)`, `#if !X`
-        return None
-    for name in names:
-        if _ROCM_MACRO.fullmatch(name):
-            return "rocm"
-        if _HOST_ISA_MACRO.fullmatch(name):
-            return "isa"
+    for name, negative in terms:
+        if negative == negated:
+            if _ROCM_MACRO.fullmatch(name):
+                return "rocm"
+            if _HOST_ISA_MACRO.fullmatch(name):
+                return "isa"
     return None
 
 
@@ -1023,15 +1038,14 @@ def _foreign_branches(ft: _FileTranslator) -> list[tuple[int, int, bool]]:
         if directive in (b"if", b"ifdef", b"ifndef", b"elif", b"else", b"endif") and stack and stack[-1][0]:
             spans.append((stack[-1][2], at, stack[-1][0] == "rocm"))
         if directive in (b"if", b"ifdef", b"ifndef"):
-            words, operators = _condition_words(ft, name)
-            if directive == b"ifdef":
-                operators = [o for o in operators if o != b"!"]
-            elif directive == b"ifndef":
-                operators = [*operators, b"!"]
-            stack.append((_branch_kind(words, operators, False), _branch_kind(words, operators, True), at))
+            condition = _condition_terms(ft, name)
+            if condition is not None and directive != b"if":
+                condition = ([(word, directive == b"ifndef") for word, _ in condition[0]], False)
+            kinds = (None, None) if condition is None else (_branch_kind(*condition, False), _branch_kind(*condition, True))
+            stack.append((*kinds, at))
         elif directive == b"elif" and stack:
-            words, operators = _condition_words(ft, name)
-            stack[-1] = (_branch_kind(words, operators, False), None, at)
+            condition = _condition_terms(ft, name)
+            stack[-1] = (None if condition is None else _branch_kind(*condition, False), None, at)
         elif directive == b"else" and stack:
             stack[-1] = (stack[-1][1], None, at)
         elif directive == b"endif" and stack:

@@ -329,12 +329,29 @@ def test_only_ptx_assembly_is_reported() -> None:
     source = (
         '__device__ int lane() { int x; asm volatile("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }\n'
         '__device__ void pred() { asm volatile("{\\n\\t.reg .pred p;\\n\\t}"); asm(PTX_FROM_A_MACRO); }\n'
-        'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); }\n'
+        'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); asm("bswap %0" : "+r"(x)); }\n'
         '#ifdef __ARM_NEON\nvoid neon() { asm("vadd.f32 q0, q0, q1"); asm("mov.u32 %0, 1;"); }\n#endif\n'
         '#if defined(__x86_64__)\n#elif defined(__POWER9_VECTOR__)\nfloat p9(short h) { __asm__("mtfprd %0,%2\\n" "frsp %1,%0\\n" : "=d"(d), "=f"(f) : "r"(h)); }\n#endif\n'
     )
     found = translate_source(source.encode(), "k.cu").findings
     assert [(f.rule, f.line) for f in found] == [("TA1101", 1), ("TA1101", 2), ("TA1101", 2)]
+
+
+def test_assembly_under_a_conjunction_that_needs_a_host_instruction_set_is_not_reported() -> None:
+    """torch-sparse's parallel-hashmap keeps x86 assembly under ``#if defined(__GNUC__) && defined(__x86_64__)
+    && !defined(__APPLE__)``: the other terms narrow the branch, still to x86 alone. A branch the host
+    instruction set's macro does not decide (a disjunction, a negated group) keeps its findings."""
+    ptx = 'asm("mov.u32 %0, 1;");'
+    source = (
+        f"#if defined(__GNUC__) && defined(__x86_64__) && !defined(__APPLE__)\n{ptx}\n#elif defined(__GLIBC__)\n{ptx}\n#endif\n"
+        f"#if !defined(__x86_64__) || defined(Y)\n{ptx}\n#else\n{ptx}\n#endif\n"
+        f"#if !(defined(__x86_64__) && defined(X))\n{ptx}\n#else\n{ptx}\n#endif\n"
+        f"#if defined(__aarch64__) || defined(Y)\n{ptx}\n#endif\n"
+        f"#if defined(__aarch64__) && defined(Y) || defined(Z)\n{ptx}\n#endif\n"
+        f"#if defined(USE_ROCM) && !defined(Y)\ncudaRocmOnly();\n#endif\n"
+    )
+    found = translate_source(source.encode(), "k.cu").findings
+    assert [f.line for f in found] == [4, 7, 12, 14, 17, 20]
 
 
 def test_deprecated_type_properties_member_is_not_renamed() -> None:
