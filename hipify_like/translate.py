@@ -601,11 +601,13 @@ class _FileTranslator:
     def is_ptx(self, i: int) -> bool:
         """Whether the ``asm`` statement at ``i`` is device assembly (PTX): its template (every string
         literal before the first ``:`` or ``)``) reads as PTX, or as anything but host assembly (x86, ARM);
-        an empty template (a compiler barrier) is not; a template that is not literals alone (a macro)
-        is taken for PTX."""
+        an empty template (a compiler barrier) is not, nor MSVC's block (``__asm { cpuid }``, x86 alone);
+        a template that is not literals alone (a macro) is taken for PTX."""
         j = self.step(i, 1)
         while self.is_word(j) and self.text(j) in _ASM_QUALIFIERS:  # type: ignore[arg-type]
             j = self.step(j, 1)
+        if self.is_punct(j, b"{"):
+            return False
         if not self.is_punct(j, b"("):
             return True
         parts = []

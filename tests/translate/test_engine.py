@@ -329,7 +329,7 @@ def test_only_ptx_assembly_is_reported() -> None:
     source = (
         '__device__ int lane() { int x; asm volatile("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }\n'
         '__device__ void pred() { asm volatile("{\\n\\t.reg .pred p;\\n\\t}"); asm(PTX_FROM_A_MACRO); }\n'
-        'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); asm("bswap %0" : "+r"(x)); }\n'
+        'void host() { asm("movl %%eax, %0" : "=r"(x)); asm("ld1 {v0.4s}, [%0]" :: "r"(p)); asm("bswap %0" : "+r"(x)); __asm { mov eax,1 } }\n'
         '#ifdef __ARM_NEON\nvoid neon() { asm("vadd.f32 q0, q0, q1"); asm("mov.u32 %0, 1;"); }\n#endif\n'
         '#if defined(__x86_64__)\n#elif defined(__POWER9_VECTOR__)\nfloat p9(short h) { __asm__("mtfprd %0,%2\\n" "frsp %1,%0\\n" : "=d"(d), "=f"(f) : "r"(h)); }\n#endif\n'
     )
