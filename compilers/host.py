@@ -168,9 +168,15 @@ def plan_host_compile(words: Sequence[str], backend: Backend, environ: Mapping[s
     return HostPlan(jobs, (unit,))
 
 
+HOST_LEFT_OUT = ("TA1101",)
+"""Findings that do not apply to a host compile: its inline assembly is the host compiler's, never mcc's
+(stb_image.h's MSVC ``__asm { cpuid }`` in llama.cpp's host files)."""
+
+
 def _report(unit: CachedUnit, executing: bool) -> None:
-    """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files."""
+    """Print the translator's findings gcc-style, as torchada-nvcc does for ``.cu`` files, less
+    :data:`HOST_LEFT_OUT`."""
     from hipify_like.findings import Severity
 
-    for finding in unit.findings_to_print() if executing else unit.findings:
+    for finding in unit.findings_to_print(HOST_LEFT_OUT) if executing else [f for f in unit.findings if f.rule not in HOST_LEFT_OUT]:
         print(finding.format(Severity.WARNING), file=sys.stderr)

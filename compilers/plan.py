@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -37,10 +37,6 @@ from .toolchains.base import (
     host_searches,
 )
 from .units import CachedUnit, UnitRequest, get_unit, translate_command
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hipify_like.findings import Finding
 
 __all__ = ["Prepared", "clean_jobs", "plan_jobs", "prepare", "unit_request"]
 
@@ -98,16 +94,14 @@ def _report_findings(ctx: BuildContext, toolchain: TranslatingToolchain, unit: C
     targets = toolchain.musa_targets(ctx)
     narrow = bool(targets) and all(ctx.facts.warps[arch] == 32 for arch in targets)
 
-    def kept(findings: Iterable[Finding]) -> list[Finding]:
-        return [f for f in findings if not (narrow and f.rule == WARP_FINDING)]
-
-    if "all-warnings" in ctx.parsed.values("--Werror") and (errors := kept(unit.findings)):
+    left_out = (WARP_FINDING,) if narrow else ()
+    if "all-warnings" in ctx.parsed.values("--Werror") and (errors := [f for f in unit.findings if f.rule not in left_out]):
         for finding in errors:
             print(finding.format(Severity.ERROR), file=sys.stderr)
         if executing:
             raise TranslationError(f"{len(errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror")
     elif not ctx.parsed.has("--disable-warnings"):
-        for finding in kept(unit.findings_to_print() if executing else unit.findings):
+        for finding in unit.findings_to_print(left_out) if executing else [f for f in unit.findings if f.rule not in left_out]:
             print(finding.format(Severity.WARNING), file=sys.stderr)
 
 

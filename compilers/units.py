@@ -38,7 +38,7 @@ import re
 import secrets
 import stat
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -129,20 +129,23 @@ class CachedUnit:
     def tree(self) -> Path:
         return self.root / "tree"
 
-    def findings_to_print(self) -> list[Finding]:
-        """:attr:`findings`, less those of headers already printed in this build session.
+    def findings_to_print(self, left_out: Collection[str] = ()) -> list[Finding]:
+        """:attr:`findings` but those of the rules ``left_out`` (which do not apply to this compile), less
+        those of headers already printed in this build session.
 
         A project header's findings are the same in every unit that includes it; they print with the
         first unit of the session (the terminal or CI job running the build) that includes the header,
-        the main source's always. A marker per header and session under ``<cache>/reported`` records it.
+        the main source's always. A marker per header, the findings printed and session under
+        ``<cache>/reported`` records it.
         """
         main = self.originals[0]
+        kept = [f for f in self.findings if f.rule not in left_out]
         by_header: dict[str, list[Finding]] = {}
-        for finding in self.findings:
+        for finding in kept:
             if finding.path != main:
                 by_header.setdefault(finding.path, []).append(finding)
         first = {header: self._first_report(header, [f.format() for f in found]) for header, found in by_header.items()}
-        return [f for f in self.findings if f.path == main or first[f.path]]
+        return [f for f in kept if f.path == main or first[f.path]]
 
     def _first_report(self, header: str, lines: list[str]) -> bool:
         marker = self.root.parent.parent / "reported" / str(os.getsid(0)) / _digest("\n".join(lines).encode())

@@ -100,6 +100,20 @@ def test_host_compile_module_reports_and_runs(project: Path, loopback_env: dict[
     assert f"{project / 'k.cpp'}:8:" in result.output and "missing_name" in result.output, result.output
 
 
+def test_a_host_compile_prints_no_assembly_finding(project: Path, loopback_env: dict[str, str]) -> None:
+    """A host file's inline assembly is the host compiler's, never mcc's (stb_image.h's MSVC ``__asm`` block in
+    llama.cpp's host files): TA1101 is no finding of a host compile; a header's other findings print."""
+    (project / "inc" / "fence.h").write_text(
+        '#pragma once\n#define FENCE ""\n#define WARP_SIZE 32\ninline void fence() { asm volatile(FENCE); }\n'
+    )
+    (project / "k.cpp").write_text('#include "fence.h"\n' + (project / "k.cpp").read_text())
+    command = [sys.executable, "-m", "torchada_build.host_compile", "--backend=loopback", "--", "c++", "-Iinc",
+               "-c", "k.cpp", "-o", "k.o"]  # fmt: skip
+    output = run(command, project, loopback_env).check().output
+    assert "fence.h:3:" in output and "[TA1201]" in output, output
+    assert "[TA1101]" not in output, output
+
+
 def test_dependency_file_names_the_originals_behind_ccache(
     project: Path, loopback_env: dict[str, str], ccache: str
 ) -> None:

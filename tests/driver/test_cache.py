@@ -205,6 +205,19 @@ def test_a_headers_findings_print_once_per_session(tmp_path: Path, nvcc: str) ->
     assert sum("shared.cuh:2:" in line for line in session().splitlines()) == 1
 
 
+def test_a_header_printed_without_a_rule_prints_again_where_the_rule_applies(project: Path, tmp_path: Path) -> None:
+    """A host compile prints a header's findings less TA1101 (its assembly is the host compiler's); a CUDA
+    compile of the same session that includes the header still prints that header's TA1101, once."""
+    (project / "include" / "common.cuh").write_text("#pragma once\ncudaStream_t s;\ninline void f() { asm(FENCE); }\n")
+    unit = get_unit(_request(project), tmp_path / "cache")
+    header = str(project / "include" / "common.cuh")
+    assert [f.rule for f in unit.findings if f.path == header] == ["TA1101"]
+    assert [f.rule for f in unit.findings_to_print(("TA1101",)) if f.path == header] == []
+    assert [f.rule for f in unit.findings_to_print() if f.path == header] == ["TA1101"]
+    again = get_unit(_request(project), tmp_path / "cache")  # another compile of the session
+    assert [f.rule for f in again.findings_to_print() if f.path == header] == []
+
+
 def test_a_header_created_after_the_first_build_is_translated(project: Path, tmp_path: Path) -> None:
     """The first build failed (no such header); the warm unit must not hide the header made since."""
     (project / "k.cu").write_text('#include "late.cuh"\n')
