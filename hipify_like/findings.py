@@ -58,6 +58,7 @@ def findings_markdown(corpus: Mapping[str, Mapping[str, Mapping[str, int]]], war
         "whatever its string literals hold (a template split over many literals, video instructions, a macro),",
         "and not under a host instruction set's branch (`#ifdef __ARM_NEON`, `__x86_64__`, `__POWER9_VECTOR__`,",
         "also in a conjunction: `#if defined(__GNUC__) && defined(__x86_64__) && !defined(__APPLE__)`).",
+        "torchada-host-compile does not print it: a host file's assembly is the host compiler's, never mcc's.",
         "TA1201 looks for 32-lane assumptions:",
         f"MUSA warps are {warps}. It finds a full mask in any spelling the compiler folds to `0xffffffff`",
         "(`~0u`, `-1`, `uint32_t(-1)`, a project macro or constant) given to a warp intrinsic; a warp size of",
