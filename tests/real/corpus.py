@@ -397,7 +397,7 @@ def host_compiler_standins(directory: Path) -> Path:
 # -- one build ----------------------------------------------------------------------------------------
 
 FINDING = re.compile(r"^[ \t]*(?P<where>\S+?:\d+:\d+): (?:warning|error): (?P<message>.*) \[(?P<id>TA\d{4})\]$", re.MULTILINE)
-COMPILER_ERROR = re.compile(r"(?:\berror:|error :|fatal :|fatal error|CMake Error|undefined reference)")
+COMPILER_ERROR = re.compile(r"(?:\berror:|\b(?:error|fatal) +:|fatal error|CMake Error|undefined reference)")
 OTHER_ERROR = re.compile(r"(?:\b\w+(?:Error|Exception)\b|Error \d+)")
 """A build's first error: a compiler's or CMake's, else the first exception (a caught ImportError that
 a JIT loader prints on its way to building is not it)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus import _findings, _first_found
+from corpus import _findings, _first_error, _first_found
 
 # pip -v indents what the build backend prints (scikit-build-core's CMake build, here).
 PIP_VERBOSE = """\
@@ -27,3 +27,14 @@ def test_the_first_finding_of_each_id_is_the_first_in_path_and_line_order() -> N
         "TA1002": "llama/ggml-cuda.cu:105: 'CUDART_VERSION' needs manual porting (translated to 'MUSART_VERSION')",
         "TA1201": "llama/ggml-cuda.cu:479: 'WARP_SIZE' is 32, but MUSA warps are 128 lanes wide",
     }
+
+
+def test_the_first_error_is_the_compilers_not_the_build_tools() -> None:
+    """nvcc pads its ``fatal`` with spaces; ninja's and setuptools' tracebacks come after it."""
+    output = (
+        "[1/1] /usr/local/cuda/bin/nvcc -c hash_cuda.cu -o hash_cuda.o -arch=compute_50\n"
+        "nvcc fatal   : Unsupported gpu architecture 'compute_50'\n"
+        "    raise CalledProcessError(retcode, process.args,\n"
+        "subprocess.CalledProcessError: Command '['ninja', '-v', '-j', '2']' returned non-zero exit status 1.\n"
+    )
+    assert _first_error(output) == "nvcc fatal   : Unsupported gpu architecture 'compute_50'"
