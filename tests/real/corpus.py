@@ -205,8 +205,8 @@ CORPUS = (
         "auto-gptq", "0.7.1", "5c61ad380e9b4c603757c254765e9083a90a820cd0aff1b5d2c6f7fd96c85e80",
         "setup.py (ninja)", "five extensions: Marlin's inline PTX (mma.sync, ldmatrix, cp.async), cuBLAS "
         "(cublasHgemm, cublasSgemmEx), half2 kernels", SETUP_PY,
-        not_on={"2.7.1": "its autogptq_cuda_kernel_64.cu:270 dispatches on x.type(), an at::DeprecatedTypeProperties that "
-                "torch 2.7.1's AT_DISPATCH no longer converts to a c10::ScalarType"},
+        not_on={v: "its autogptq_cuda_kernel_64.cu:270 dispatches on x.type(), an at::DeprecatedTypeProperties that "
+                f"torch {v}'s AT_DISPATCH no longer converts to a c10::ScalarType" for v in ("2.7.1", "2.14.1")},
         note="its setup.py computes CUDA_VERSION from torch.version.cuda.split(...), which is None in torch as "
         "torch_musa ships it: it stops there on a MUSA machine, before anything is compiled",
     ),
