@@ -598,11 +598,14 @@ def _cmake_musa_dry_run(
     program, which the stand-in mcc cannot give, so the project is configured in loopback (the command's
     first step: ``cmake -S … -B …``, or a whole scikit-build-core build) and each CUDA compile command it
     generated (``compile_commands.json``) is run again with the MUSA environment and ``--dryrun``; the
-    ``mcc`` lines it prints are recorded in ``mcc_log`` as the stand-in records its calls."""
+    ``mcc`` lines it prints are recorded in ``mcc_log`` as the stand-in records its calls. The loopback
+    step's output goes to ``configure.log`` beside it, and is the dry-run's only where that step failed:
+    the findings it prints are the loopback build's, for no MUSA architecture."""
     configure = command.split(" && ")[0]
     done = subprocess.run(configure, shell=True, cwd=source, env=dict(loopback), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, errors="replace", check=False)  # fmt: skip
-    output, returncode = [done.stdout], done.returncode
+    mcc_log.with_name("configure.log").write_text(f"$ {configure}\n{done.stdout}")
+    output, returncode = ([done.stdout] if done.returncode else []), done.returncode
     entries = [e for db in source.rglob("compile_commands.json") for e in json.loads(db.read_text())]
     for entry in (e for e in entries if str(e["file"]).endswith(".cu")) if returncode == 0 else ():
         argv = [*(entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])), "--dryrun"]
