@@ -178,5 +178,5 @@ def _report(unit: CachedUnit, executing: bool) -> None:
     :data:`HOST_LEFT_OUT`."""
     from hipify_like.findings import Severity
 
-    for finding in unit.findings_to_print(HOST_LEFT_OUT) if executing else [f for f in unit.findings if f.rule not in HOST_LEFT_OUT]:
+    for finding in unit.findings_to_print(HOST_LEFT_OUT) if executing else unit.findings_applying(HOST_LEFT_OUT):
         print(finding.format(Severity.WARNING), file=sys.stderr)

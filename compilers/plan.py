@@ -95,13 +95,13 @@ def _report_findings(ctx: BuildContext, toolchain: TranslatingToolchain, unit: C
     narrow = bool(targets) and all(ctx.facts.warps[arch] == 32 for arch in targets)
 
     left_out = (WARP_FINDING,) if narrow else ()
-    if "all-warnings" in ctx.parsed.values("--Werror") and (errors := [f for f in unit.findings if f.rule not in left_out]):
+    if "all-warnings" in ctx.parsed.values("--Werror") and (errors := unit.findings_applying(left_out)):
         for finding in errors:
             print(finding.format(Severity.ERROR), file=sys.stderr)
         if executing:
             raise TranslationError(f"{len(errors)} translation finding(s) in '{unit.originals[0]}' are errors under -Werror")
     elif not ctx.parsed.has("--disable-warnings"):
-        for finding in unit.findings_to_print(left_out) if executing else [f for f in unit.findings if f.rule not in left_out]:
+        for finding in unit.findings_to_print(left_out) if executing else unit.findings_applying(left_out):
             print(finding.format(Severity.WARNING), file=sys.stderr)
 
 

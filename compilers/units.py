@@ -129,6 +129,10 @@ class CachedUnit:
     def tree(self) -> Path:
         return self.root / "tree"
 
+    def findings_applying(self, left_out: Collection[str] = ()) -> list[Finding]:
+        """:attr:`findings` but those of the rules ``left_out`` (which do not apply to this compile)."""
+        return [f for f in self.findings if f.rule not in left_out]
+
     def findings_to_print(self, left_out: Collection[str] = ()) -> list[Finding]:
         """:attr:`findings` but those of the rules ``left_out`` (which do not apply to this compile), less
         those of headers already printed in this build session.
@@ -139,7 +143,7 @@ class CachedUnit:
         ``<cache>/reported`` records it.
         """
         main = self.originals[0]
-        kept = [f for f in self.findings if f.rule not in left_out]
+        kept = self.findings_applying(left_out)
         by_header: dict[str, list[Finding]] = {}
         for finding in kept:
             if finding.path != main:
