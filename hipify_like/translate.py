@@ -431,11 +431,12 @@ class _FileTranslator:
 
     def foreign(self, offset: int, assembly: bool) -> bool:
         """Whether ``offset`` is under a preprocessor branch for ROCm (``#ifdef USE_ROCM``, ``#if BNB_HIP``,
-        ``#ifndef __HIP_PLATFORM_AMD__ … #else``), or, for assembly, for a host instruction set
-        (``#ifdef __ARM_NEON``, ``__x86_64__``, ``__AVX2__``)."""
+        ``#ifndef __HIP_PLATFORM_AMD__ … #else``) or another operating system than Linux (``#ifdef _MSC_VER``,
+        ``_WIN32``, ``__APPLE__``), or, for assembly, for a host instruction set (``#ifdef __ARM_NEON``,
+        ``__x86_64__``, ``__AVX2__``)."""
         if self._foreign is None:
             self._foreign = _foreign_branches(self)
-        return any(start <= offset < end and (rocm or assembly) for start, end, rocm in self._foreign)
+        return any(start <= offset < end and (every or assembly) for start, end, every in self._foreign)
 
     def apply(self, entry: Entry, tokens: Sequence[int], musa_parts: Sequence[str] | None = None) -> None:
         """Translate ``tokens`` (the CUDA spelling of ``entry``) and report what the entry asks."""
@@ -979,6 +980,10 @@ class _FileTranslator:
 
 
 _ROCM_MACRO = re.compile(rb"(?:\w*_)?(?:HIP|HIPCC|HIPBLAS|HIPCUB|HIPRAND|HIPSPARSE|HIPFFT|ROCM|ROCBLAS)(?:_\w*)?")
+_OTHER_OS_MACRO = re.compile(rb"_WIN32|_WIN64|_MSC_VER|__MINGW(?:32|64)__|__CYGWIN__|__APPLE__|__MACH__")
+"""Macros of Windows and macOS compilers: MUSA's SDK and torch_musa are for Linux alone (MUSAExtension
+looks for mcc with ``which`` and links ``lib64`` on every platform, where torch's cpp_extension has Windows
+branches), so mcc never compiles a branch only they take."""
 _HOST_ISA_MACRO = re.compile(
     rb"__(?:ARM_\w+|aarch64__|arm__|x86_64__|i386__|AVX\w*__|SSE\w*__|powerpc\w*__|POWER\d+_VECTOR__|ALTIVEC__|VSX__"
     rb"|s390x__|riscv\w*|loongarch\w*|wasm\w*)|_M_(?:X64|IX86|ARM64?)"
@@ -1015,30 +1020,31 @@ def _condition_terms(ft: _FileTranslator, i: int) -> tuple[list[tuple[bytes, boo
 
 
 def _branch_kind(terms: list[tuple[bytes, bool]], disjunction: bool, negated: bool) -> str | None:
-    """``"rocm"``/``"isa"`` when the branch is taken only for ROCm / a host instruction set, else None.
+    """``"platform"``/``"isa"`` when the branch is taken only for ROCm or an operating system other than
+    Linux / for a host instruction set, else None.
 
     A branch taken on the condition counts when the condition is one term or a conjunction
     (``defined(__x86_64__) && !defined(__APPLE__)``) with such a macro not negated; a branch taken on its
     negation (``#else``), when the condition is one term or a disjunction with such a macro negated."""
     if len(terms) > 1 and disjunction != negated:
         return None
-    for name, negative in terms:
-        if negative == negated:
-            if _ROCM_MACRO.fullmatch(name):
-                return "rocm"
-            if _HOST_ISA_MACRO.fullmatch(name):
-                return "isa"
+    deciding = [name for name, negative in terms if negative == negated]
+    if any(_ROCM_MACRO.fullmatch(name) or _OTHER_OS_MACRO.fullmatch(name) for name in deciding):
+        return "platform"
+    if any(_HOST_ISA_MACRO.fullmatch(name) for name in deciding):
+        return "isa"
     return None
 
 
 def _foreign_branches(ft: _FileTranslator) -> list[tuple[int, int, bool]]:
-    """``(start, end, is_rocm)`` byte ranges of the branches :meth:`_FileTranslator.foreign` skips."""
+    """``(start, end, every_finding)`` byte ranges of the branches :meth:`_FileTranslator.foreign` skips:
+    every finding under a ROCm or another operating system's branch, assembly under a host instruction set's."""
     spans: list[tuple[int, int, bool]] = []
     stack: list[tuple[str | None, str | None, int]] = []  # (kind of the taken branch, of the #else branch, start)
     for i, name, directive in ft.directives:
         at = ft.tokens.starts[i]
         if directive in (b"if", b"ifdef", b"ifndef", b"elif", b"else", b"endif") and stack and stack[-1][0]:
-            spans.append((stack[-1][2], at, stack[-1][0] == "rocm"))
+            spans.append((stack[-1][2], at, stack[-1][0] == "platform"))
         if directive in (b"if", b"ifdef", b"ifndef"):
             condition = _condition_terms(ft, name)
             if condition is not None and directive != b"if":

@@ -325,6 +325,21 @@ def test_findings_under_rocm_only_branches_are_not_reported() -> None:
     assert [f.name for f in result.findings] == ["cudaKeptA", "cudaKeptB", "cudaKeptC", "cudaKeptD", "cudaKeptE"]
 
 
+def test_findings_under_another_operating_systems_branches_are_not_reported() -> None:
+    """MUSA is Linux's alone: mcc never compiles a branch only MSVC, Windows or macOS takes (``#ifdef _MSC_VER``,
+    the ``#else`` of ``#ifndef _WIN32``, ``&& defined(__APPLE__)``), whatever else the condition tests."""
+    ptx = 'asm("mov.u32 %0, 1;");'
+    source = (
+        "#ifdef _MSC_VER\ncudaWindowsA();\n#else\ncudaKeptA();\n#endif\n"
+        f"#ifndef _WIN32\ncudaKeptB();\n#else\ncudaWindowsB();\n{ptx}\n#endif\n"
+        f"#if defined(__x86_64__) && defined(__APPLE__)\ncudaMacC();\n#elif defined(__linux__)\ncudaKeptC();\n#endif\n"
+        "#if !defined(_MSC_VER)\ncudaKeptD();\n#endif\n"
+        "#if defined(_WIN32) || defined(__linux__)\ncudaKeptE();\n#endif\n"
+    )
+    found = translate_source(source.encode(), "k.cu").findings
+    assert [f.name for f in found] == ["cudaKeptA", "cudaKeptB", "cudaKeptC", "cudaKeptD", "cudaKeptE"]
+
+
 def test_only_ptx_assembly_is_reported() -> None:
     source = (
         '__device__ int lane() { int x; asm volatile("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }\n'
